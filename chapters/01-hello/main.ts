@@ -1,0 +1,21 @@
+// 第 01 章 · main.ts：读配置，把命令行参数当作问题发给模型，打印回答。
+import { ConfigError, ModelError, complete, loadConfig } from "./model.ts";
+
+async function main() {
+  const config = loadConfig(process.env);
+  const prompt = process.argv.slice(2).join(" ").trim();
+  if (!prompt) {
+    console.error('用法: npm run ch -- 1 "你的问题"');
+    process.exitCode = 2;
+    return;
+  }
+  const answer = await complete(config, [{ role: "user", content: prompt }]);
+  console.log(answer);
+}
+
+// 预料之中的错只打一行中文；预料之外的（也就是 bug）照常抛出，留着堆栈好查
+main().catch((e) => {
+  if (!(e instanceof ConfigError || e instanceof ModelError)) throw e;
+  console.error(`错误: ${e.message}`);
+  process.exitCode = e instanceof ConfigError ? 2 : 1;
+});

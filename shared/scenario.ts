@@ -1,0 +1,174 @@
+// 场景：读 shared/fixtures/<章>/<场景>/，在临时工作目录里把某一章真的跑起来，
+// 拿到 stderr+stdout 合流的转录，归一化后和 expected.txt 比对。
+// 转录测试、npm run demo、npm run verify 用的都是这一份代码。
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PROFILES, startScriptedModel, type Profile, type Turn } from "./scripted-model.ts";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const FIXTURES = path.join(ROOT, "shared", "fixtures");
+export const CHAPTERS = path.join(ROOT, "chapters");
+const TSX = import.meta.resolve("tsx");
+
+export interface ScenarioSpec {
+  description?: string;
+  args?: string[]; // 命令行参数；没有就是 REPL
+  stdin?: string; // 喂给标准输入的文字
+  env?: Record<string, string | null>; // 覆盖环境变量；null 表示删掉
+  model?: "scripted" | "refused"; // refused：指向一个没人监听的端口
+  profiles?: Profile[] | "all"; // 用哪几家服务商的形状各跑一遍，转录必须一样
+  demo?: boolean; // npm run demo 播放的那个场景
+  timeoutMs?: number;
+  turns: Turn[];
+}
+
+export interface Scenario {
+  chapter: string; // 目录名，如 06-tool-registry
+  name: string;
+  dir: string;
+  spec: ScenarioSpec;
+}
+
+export interface RunResult {
+  transcript: string; // 已归一化，含退出码行
+  exitCode: number | null;
+  requests: number;
+}
+
+export function chapterDirs(): string[] {
+  return fs.readdirSync(CHAPTERS).filter((d) => /^\d\d-/.test(d)).sort();
+}
+
+// "6"、"06"、"06-tool-registry" 都认
+export function findChapter(arg: string): string | undefined {
+  const n = arg.match(/^(\d+)/)?.[1];
+  if (!n) return undefined;
+  return chapterDirs().find((d) => d.startsWith(n.padStart(2, "0") + "-"));
+}
+
+export function listScenarios(chapter: string): Scenario[] {
+  const base = path.join(FIXTURES, chapter);
+  if (!fs.existsSync(base)) return [];
+  return fs
+    .readdirSync(base)
+    .filter((name) => fs.existsSync(path.join(base, name, "scenario.json")))
+    .sort()
+    .map((name) => {
+      const dir = path.join(base, name);
+      const spec = JSON.parse(fs.readFileSync(path.join(dir, "scenario.json"), "utf8")) as ScenarioSpec;
+      return { chapter, name, dir, spec };
+    });
+}
+
+export function profilesOf(s: Scenario): Profile[] {
+  const p = s.spec.profiles;
+  return p === "all" ? PROFILES : p ?? ["deepseek"];
+}
+
+export function expectedPath(s: Scenario): string {
+  return path.join(s.dir, "expected.txt");
+}
+
+export interface RunOptions {
+  profile?: Profile;
+  live?: boolean; // 直接输出到终端（npm run demo），不收集转录
+}
+
+// 在 impl 目录（某一章，或读者自己的实现）里跑一个场景
+export async function runScenario(s: Scenario, impl: string, opts: RunOptions = {}): Promise<RunResult> {
+  const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "lh-")));
+  const work = path.join(tmp, "work");
+  const home = path.join(tmp, "home");
+  fs.mkdirSync(home);
+  const workspace = path.join(s.dir, "workspace");
+  if (fs.existsSync(workspace)) fs.cpSync(workspace, work, { recursive: true });
+  else fs.mkdirSync(work);
+  const today = new Date().toISOString().slice(0, 10);
+  const normalizeRequest = (text: string) => text.replaceAll(work, "$WORK").replaceAll(home, "$HOME").replaceAll(today, "2026-01-01");
+
+  const model = await startScriptedModel({ turns: s.spec.turns, profile: opts.profile }, { normalize: normalizeRequest });
+  const baseUrl = s.spec.model === "refused" ? `http://127.0.0.1:${await closedPort()}` : model.url;
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    LANG: "C.UTF-8",
+    TZ: "UTC", // 日期按 UTC 取，和上面的 today 一致
+    HARNESS_BASE_URL: baseUrl,
+    HARNESS_API_KEY: "sk-scripted",
+    HARNESS_MODEL: "scripted-model",
+  };
+  for (const [k, v] of Object.entries(s.spec.env ?? {})) {
+    if (v === null) delete env[k];
+    else env[k] = v;
+  }
+
+  const out = path.join(tmp, "transcript.txt");
+  const fd = fs.openSync(out, "w");
+  try {
+    const exitCode = await new Promise<number | null>((resolve) => {
+      // stdout 和 stderr 指向同一个文件：两路输出按真实发生的先后交织，正是读者在终端里看到的样子
+      const child = spawn(process.execPath, ["--import", TSX, path.join(impl, "main.ts"), ...(s.spec.args ?? [])], {
+        cwd: work,
+        env,
+        stdio: ["pipe", opts.live ? "inherit" : fd, opts.live ? "inherit" : fd],
+      });
+      const timer = setTimeout(() => {
+        fs.writeSync(fd, `\n[场景超时：${(s.spec.timeoutMs ?? 20000) / 1000} 秒还没结束，已终止]\n`);
+        child.kill("SIGKILL");
+      }, s.spec.timeoutMs ?? 20000);
+      child.stdin.on("error", () => {}); // 子进程可能不读标准输入就退出了
+      child.stdin.end(s.spec.stdin ?? "");
+      child.on("close", (code, signal) => {
+        clearTimeout(timer);
+        resolve(signal ? 128 + (os.constants.signals[signal] ?? 0) : code);
+      });
+    });
+    fs.closeSync(fd);
+    let transcript = normalizeTranscript(fs.readFileSync(out, "utf8"), { work, home, today });
+    if (exitCode !== 0) transcript += `[退出码 ${exitCode}]\n`;
+    return { transcript, exitCode, requests: model.requests.length };
+  } finally {
+    await model.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+export function normalizeTranscript(text: string, ctx: { work: string; home: string; today: string }): string {
+  let t = text.replace(/\r\n/g, "\n");
+  t = t.replaceAll(ctx.work, "$WORK").replaceAll(ctx.home, "$HOME");
+  t = t.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT");
+  if (t.length > 0 && !t.endsWith("\n")) t += "\n";
+  return t;
+}
+
+// 找一个确定没人监听的端口：先占住，再放开
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// 比对：返回 null 表示一致，否则是一段读者能看懂的说明（哪一行、期望什么、实际什么）
+export function compareTranscripts(label: string, expected: string, got: string): string | null {
+  if (expected === got) return null;
+  const e = expected.split("\n");
+  const g = got.split("\n");
+  let i = 0;
+  while (i < e.length && i < g.length && e[i] === g[i]) i++;
+  const show = (line: string | undefined) => (line === undefined ? "（没有这一行）" : line === "" ? "（空行）" : line);
+  return [
+    `${label}：第 ${i + 1} 行不同`,
+    `  期望: ${show(e[i])}`,
+    `  实际: ${show(g[i])}`,
+    "",
+    "—— 实际的完整输出 ——",
+    got,
+  ].join("\n");
+}

@@ -1,0 +1,396 @@
+// 脚本模型：一个真正的 HTTP 服务器，说 OpenAI 兼容的 POST /chat/completions。
+// 它按脚本一轮一轮地回答（流式与非流式都支持），用来让每一章离线、确定地跑起来。
+// 它不是 mock：harness 发出的是真请求，收到的是真 SSE 字节流，出错时是真的 HTTP 状态码。
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type Profile = "deepseek" | "openai" | "ollama" | "vllm";
+export const PROFILES: Profile[] = ["deepseek", "openai", "ollama", "vllm"];
+
+export interface ScriptedToolCall {
+  name: string;
+  arguments: string; // 原样发给 harness；可以含 {{tool}} 模板
+}
+
+// 对收到的请求做的检查；任何一条不满足，服务器就回一个点名这一轮的错误
+export interface Expect {
+  stream?: boolean;
+  tools?: string[]; // 声明的工具名，按顺序完全一致
+  toolsExclude?: string[]; // 这些名字不许出现在 tools 里
+  system?: string; // system 消息包含
+  systemExcludes?: string; // system 消息不包含
+  lastUser?: string; // 最后一条 user 消息包含
+  lastTool?: string; // 最后一条 tool 消息包含
+  messages?: number; // 消息条数
+}
+
+export interface Turn {
+  expect?: Expect;
+  content?: string; // 可以含 {{tool}}、{{tool:2}}、{{tool:1|正则}} 模板
+  reasoning?: string; // 思考内容（DeepSeek 的 reasoning_content / Ollama、vLLM 的 reasoning）
+  tool_calls?: ScriptedToolCall[];
+  finish_reason?: string;
+  status?: number; // 回一个 HTTP 错误
+  error?: string; // 错误体里的 message
+  retryAfter?: number; // 429 时的 Retry-After 秒数
+  malformed?: boolean; // 200，但正文不是合法 JSON
+  delayMs?: number; // 先等这么久再回答（客户端断开就不再等）
+  chunkBytes?: number; // 流式：把 SSE 字节按这个大小切开，一片一片地写
+}
+
+export interface Script {
+  turns: Turn[];
+  profile?: Profile;
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+}
+
+export interface RecordedRequest {
+  body: any;
+  status: number;
+}
+
+export interface ScriptedModel {
+  url: string;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export interface ModelOptions {
+  // 计 token 之前先替换掉每次运行都不同的东西（临时目录、今天的日期……），
+  // 这样同一个场景在任何机器、任何一天算出的用量都一样
+  normalize?: (text: string) => string;
+}
+
+class TurnError extends Error {}
+
+export async function startScriptedModel(script: Script, options: ModelOptions = {}): Promise<ScriptedModel> {
+  const profile = script.profile ?? "deepseek";
+  const normalize = options.normalize ?? ((s: string) => s);
+  const requests: RecordedRequest[] = [];
+  const reasoningCalls = new Set<string>(); // 带着思考内容发出的 tool_call id
+  let previousPrompt = "";
+  let callCounter = 0;
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const raw = await readBody(req);
+    if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
+      return sendError(res, 404, `脚本模型：没有这个地址 ${req.method} ${req.url}`);
+    }
+    let body: any;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      return sendError(res, 400, "脚本模型：请求体不是合法 JSON");
+    }
+    const index = requests.length;
+    const record: RecordedRequest = { body, status: 200 };
+    requests.push(record);
+    const label = `第 ${index + 1} 轮`;
+    const turn = script.turns[index];
+    try {
+      checkProvider(profile, body, reasoningCalls);
+      if (!turn) throw new TurnError(`第 ${index + 1} 次请求超出了脚本（脚本只有 ${script.turns.length} 轮）`);
+      checkExpect(turn.expect, body, label);
+    } catch (e) {
+      if (!(e instanceof TurnError)) throw e;
+      record.status = 400;
+      return sendError(res, 400, `脚本模型：${e.message}`);
+    }
+    if (turn.delayMs && !(await sleepUnlessClosed(turn.delayMs, res))) return;
+    if (turn.status) {
+      record.status = turn.status;
+      const headers: Record<string, string> = {};
+      if (turn.retryAfter !== undefined) headers["retry-after"] = String(turn.retryAfter);
+      return sendError(res, turn.status, turn.error ?? defaultError(turn.status, body.model), headers);
+    }
+
+    // 用量从请求本身算出：先归一化，再估 token；缓存命中 = 与上一次请求的最长公共前缀，按块取整
+    const prompt = normalize(promptText(body));
+    const promptTokens = estimateTokens(prompt);
+    const shared = commonPrefix(prompt, previousPrompt);
+    const block = profile === "openai" ? 128 : 64;
+    const cached = Math.floor(estimateTokens(prompt.slice(0, shared)) / block) * block;
+    previousPrompt = prompt;
+
+    let reply: { content: string; calls: { id: string; name: string; arguments: string }[] };
+    try {
+      reply = {
+        content: fill(turn.content ?? "", body, label, false),
+        calls: (turn.tool_calls ?? []).map((c) => ({
+          id: toolCallId(profile, ++callCounter),
+          name: c.name,
+          arguments: fill(c.arguments, body, label, true),
+        })),
+      };
+    } catch (e) {
+      if (!(e instanceof TurnError)) throw e;
+      record.status = 400;
+      return sendError(res, 400, `脚本模型：${e.message}`);
+    }
+    if (turn.reasoning) for (const c of reply.calls) reasoningCalls.add(c.id);
+    const usage: Usage = {
+      prompt_tokens: promptTokens,
+      completion_tokens: estimateTokens(reply.content + reply.calls.map((c) => c.arguments).join("")),
+      cached_tokens: cached,
+    };
+    const finish = turn.finish_reason ?? (reply.calls.length > 0 ? "tool_calls" : "stop");
+    const answer = { ...reply, reasoning: turn.reasoning, finish, usage, model: String(body.model) };
+
+    if (turn.malformed) {
+      res.writeHead(200, { "content-type": body.stream ? "text/event-stream" : "application/json" });
+      return res.end(body.stream ? 'data: {"id": "chatcmpl-scripted", "choices": [\n\n' : '{"id": "chatcmpl-scripted", "choices": [');
+    }
+    if (!body.stream) {
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(JSON.stringify(completion(profile, answer)));
+    }
+    const events = streamChunks(profile, answer, body.stream_options?.include_usage === true)
+      .map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`)
+      .concat("data: [DONE]\n\n");
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    await writeSlices(res, events, turn.chunkBytes);
+    res.end();
+  }
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((e) => {
+      if (!res.headersSent) sendError(res, 500, `脚本模型内部错误：${e?.message ?? e}`);
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+// ---- 检查 ----
+
+// 服务商自己的规矩：违反了，真服务也会回 400
+function checkProvider(profile: Profile, body: any, reasoningCalls: Set<string>) {
+  if (profile === "vllm") {
+    if (Array.isArray(body.tools) && body.tools.length === 0) throw new TurnError("vLLM 拒绝空的 tools 数组（tools: []）");
+    if (body.stream_options && body.stream !== true) throw new TurnError("vLLM 拒绝没有 stream: true 的 stream_options");
+  }
+  if (profile === "deepseek") {
+    for (const m of body.messages ?? []) {
+      const needs = (m.tool_calls ?? []).some((c: any) => reasoningCalls.has(c.id));
+      if (m.role === "assistant" && needs && typeof m.reasoning_content !== "string") {
+        throw new TurnError("DeepSeek 思考模式：带 tool_calls 的 assistant 消息必须带回 reasoning_content");
+      }
+    }
+  }
+}
+
+function checkExpect(expect: Expect | undefined, body: any, label: string) {
+  if (!expect) return;
+  const messages: any[] = body.messages ?? [];
+  const tools: string[] = (body.tools ?? []).map((t: any) => t.function?.name);
+  const fail = (what: string, got: unknown) => {
+    throw new TurnError(`${label}检查失败：${what}，实际是 ${clip(JSON.stringify(got))}`);
+  };
+  const text = (m: any) => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? null));
+  const last = (role: string) => [...messages].reverse().find((m) => m.role === role);
+  if (expect.stream !== undefined && Boolean(body.stream) !== expect.stream) fail(`stream 应为 ${expect.stream}`, body.stream);
+  if (expect.tools && JSON.stringify(tools) !== JSON.stringify(expect.tools)) fail(`tools 应为 ${JSON.stringify(expect.tools)}`, tools);
+  for (const name of expect.toolsExclude ?? []) if (tools.includes(name)) fail(`tools 里不该有 ${name}`, tools);
+  if (expect.system !== undefined && !text(last("system")).includes(expect.system)) fail(`system 应包含 "${expect.system}"`, text(last("system")));
+  if (expect.systemExcludes !== undefined && text(last("system")).includes(expect.systemExcludes)) fail(`system 不该包含 "${expect.systemExcludes}"`, text(last("system")));
+  if (expect.lastUser !== undefined && !text(last("user")).includes(expect.lastUser)) fail(`最后一条 user 消息应包含 "${expect.lastUser}"`, text(last("user")));
+  if (expect.lastTool !== undefined && !text(last("tool")).includes(expect.lastTool)) fail(`最后一条 tool 消息应包含 "${expect.lastTool}"`, text(last("tool")));
+  if (expect.messages !== undefined && messages.length !== expect.messages) fail(`应有 ${expect.messages} 条消息`, messages.length);
+}
+
+// {{tool}} = 最后一条 tool 消息；{{tool:2}} = 第 2 条；{{tool:1|(\d+)}} = 第 1 条里正则的第一个捕获组。
+// 这样脚本可以引用真实工具（比如时间服务器）的结果，转录却仍然确定。
+function fill(template: string, body: any, label: string, inJson: boolean): string {
+  const results: string[] = (body.messages ?? []).filter((m: any) => m.role === "tool").map((m: any) => String(m.content));
+  return template.replace(/\{\{tool(?::(\d+))?(?:\|(.+?))?\}\}/g, (_all, n?: string, pattern?: string) => {
+    const result = n ? results[Number(n) - 1] : results[results.length - 1];
+    if (result === undefined) throw new TurnError(`${label}要引用的 tool 结果不存在（${_all}）`);
+    let value = result;
+    if (pattern) {
+      const m = result.match(new RegExp(pattern));
+      if (!m) throw new TurnError(`${label}：tool 结果里找不到 /${pattern}/：${clip(result)}`);
+      value = m[1] ?? m[0];
+    }
+    return inJson ? JSON.stringify(value).slice(1, -1) : value;
+  });
+}
+
+// ---- 用量 ----
+
+// 估 token 的规则（脚本模型自己用，不追求和任何真实分词器一致，只求确定且随内容变化）：
+// 中日韩字符与全角标点每个算 1 个 token，其余字符每 4 个算 1 个，每条消息另加 4 个。
+export function estimateTokens(text: string): number {
+  let cjk = 0;
+  let other = 0;
+  for (const ch of text) {
+    if (/[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/.test(ch)) cjk++;
+    else other++;
+  }
+  return cjk + Math.ceil(other / 4);
+}
+
+function promptText(body: any): string {
+  const parts = (body.messages ?? []).map((m: any) => `<${m.role}>${typeof m.content === "string" ? m.content : ""}${JSON.stringify(m.tool_calls ?? "")}`);
+  return JSON.stringify(body.tools ?? []) + parts.join("");
+}
+
+function commonPrefix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+// ---- 回答的形状：四家服务商各有各的习惯（见 REFERENCE.md D3） ----
+
+interface Answer {
+  content: string;
+  reasoning?: string;
+  calls: { id: string; name: string; arguments: string }[];
+  finish: string;
+  usage: Usage;
+  model: string;
+}
+
+function toolCallId(profile: Profile, n: number): string {
+  if (profile === "ollama") return `call_${n.toString(36).padStart(8, "0")}`;
+  if (profile === "vllm") return `chatcmpl-tool-${n.toString(16).padStart(32, "0")}`;
+  return `call_${String(n).padStart(2, "0")}`;
+}
+
+function usageField(profile: Profile, u: Usage) {
+  const base = { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, total_tokens: u.prompt_tokens + u.completion_tokens };
+  if (profile === "openai") return { ...base, prompt_tokens_details: { cached_tokens: u.cached_tokens } };
+  if (profile === "deepseek") return { ...base, prompt_cache_hit_tokens: u.cached_tokens, prompt_cache_miss_tokens: u.prompt_tokens - u.cached_tokens };
+  return base; // Ollama、vLLM（默认配置）不报缓存
+}
+
+function reasoningKey(profile: Profile) {
+  return profile === "deepseek" || profile === "openai" ? "reasoning_content" : "reasoning";
+}
+
+function completion(profile: Profile, a: Answer) {
+  const message: Record<string, unknown> = { role: "assistant", content: a.content || (a.calls.length ? null : "") };
+  if (a.reasoning) message[reasoningKey(profile)] = a.reasoning;
+  if (a.calls.length) message.tool_calls = a.calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
+  return {
+    id: "chatcmpl-scripted",
+    object: "chat.completion",
+    created: 1767225600,
+    model: a.model,
+    choices: [{ index: 0, message, finish_reason: a.finish, logprobs: null }],
+    usage: usageField(profile, a.usage),
+  };
+}
+
+function streamChunks(profile: Profile, a: Answer, includeUsage: boolean): object[] {
+  const chunk = (delta: object, finish: string | null = null, extra: object = {}) => ({
+    id: "chatcmpl-scripted",
+    object: "chat.completion.chunk",
+    created: 1767225600,
+    model: a.model,
+    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+    ...(includeUsage && profile !== "ollama" ? { usage: null } : {}),
+    ...extra,
+  });
+  const out: object[] = [chunk({ role: "assistant", content: "" })];
+  for (const piece of pieces(a.reasoning ?? "", 6)) out.push(chunk({ [reasoningKey(profile)]: piece }));
+  for (const piece of pieces(a.content, 5)) out.push(chunk({ content: piece }));
+  a.calls.forEach((c, i) => {
+    if (profile === "ollama") {
+      // Ollama：每个调用整条一块送到，而且并行的第二个调用可能还用 index 0——只能靠新的 id 认出来
+      out.push(chunk({ tool_calls: [{ index: 0, id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }] }));
+      return;
+    }
+    out.push(chunk({ tool_calls: [{ index: i, id: c.id, type: "function", function: { name: c.name, arguments: "" } }] }));
+    for (const piece of pieces(c.arguments, 7)) out.push(chunk({ tool_calls: [{ index: i, function: { arguments: piece } }] }));
+  });
+  const usage = usageField(profile, a.usage);
+  if (profile === "deepseek") {
+    // DeepSeek：usage 搭在带 finish_reason 的最后一块上，没有单独的 choices: [] 块
+    out.push(chunk({}, a.finish, includeUsage ? { usage } : {}));
+    return out;
+  }
+  out.push(chunk({}, a.finish));
+  if (includeUsage) out.push({ id: "chatcmpl-scripted", object: "chat.completion.chunk", created: 1767225600, model: a.model, choices: [], usage });
+  return out;
+}
+
+// 按字符（码点）切成小段，模拟模型一点一点地吐字
+function pieces(text: string, size: number): string[] {
+  const chars = [...text];
+  const out: string[] = [];
+  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(""));
+  return out;
+}
+
+// 每写一片就让出一次事件循环，让它们分成不同的 TCP 段到达客户端
+async function writeSlices(res: http.ServerResponse, events: string[], chunkBytes?: number) {
+  const slices: Buffer[] = [];
+  if (chunkBytes) {
+    const all = Buffer.from(events.join(""), "utf8");
+    for (let i = 0; i < all.length; i += chunkBytes) slices.push(all.subarray(i, i + chunkBytes));
+  } else {
+    for (const e of events) slices.push(Buffer.from(e, "utf8"));
+  }
+  for (const s of slices) {
+    if (res.destroyed) return;
+    res.write(s);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+// ---- 小工具 ----
+
+function defaultError(status: number, model: string): string {
+  if (status === 401) return "Authentication Fails, Your api key is invalid";
+  if (status === 404) return `The model \`${model}\` does not exist`;
+  if (status === 429) return "Rate limit reached, please retry later";
+  return "The server had an error while processing your request";
+}
+
+function sendError(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify({ error: { message, type: "scripted_error", code: status } }));
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function sleepUnlessClosed(ms: number, res: http.ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      res.off("close", onClose);
+      resolve(true);
+    }, ms);
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    res.once("close", onClose);
+  });
+}
+
+function clip(s: string, n = 160): string {
+  return s.length > n ? s.slice(0, n) + "…" : s;
+}

@@ -1,0 +1,36 @@
+// 每一章 × 每一个场景 × 每一种服务商形状：真的跑一遍，转录必须和 expected.txt 一字不差。
+// UPDATE=1 npm test 会重写 expected.txt——评审时像看代码一样看它的 diff。
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { CHAPTERS, chapterDirs, compareTranscripts, expectedPath, listScenarios, profilesOf, runScenario } from "../shared/scenario.ts";
+
+const update = process.env.UPDATE === "1";
+const only = process.env.CHAPTER; // CHAPTER=06 只跑这一章
+
+describe("转录", { concurrency: 4 }, () => {
+  for (const chapter of chapterDirs()) {
+    if (only && !chapter.startsWith(only.padStart(2, "0"))) continue;
+    const scenarios = listScenarios(chapter);
+    it(`${chapter} 至少有一个场景`, () => assert.ok(scenarios.length > 0, `shared/fixtures/${chapter}/ 下没有场景`));
+    for (const s of scenarios) {
+      profilesOf(s).forEach((profile, i) => {
+        it(`${chapter} / ${s.name} [${profile}]`, async () => {
+          const result = await runScenario(s, path.join(CHAPTERS, chapter), { profile });
+          const file = expectedPath(s);
+          if (update && i === 0) {
+            fs.writeFileSync(file, result.transcript);
+            return;
+          }
+          assert.ok(fs.existsSync(file), `${path.relative(process.cwd(), file)} 不存在：先跑 UPDATE=1 npm test 生成它`);
+          const problem = compareTranscripts(`${chapter} / ${s.name} [${profile}]`, fs.readFileSync(file, "utf8"), result.transcript);
+          if (problem) assert.fail(problem);
+          if (s.spec.model !== "refused" && s.spec.turns.length === 0) {
+            assert.equal(result.requests, 0, "这个场景不该发出任何请求");
+          }
+        });
+      });
+    }
+  }
+});
