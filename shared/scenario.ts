@@ -120,8 +120,8 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
         fs.writeSync(fd, `\n[场景超时：${(s.spec.timeoutMs ?? 20000) / 1000} 秒还没结束，已终止]\n`);
         child.kill("SIGKILL");
       }, s.spec.timeoutMs ?? 20000);
-      child.stdin.on("error", () => {}); // 子进程可能不读标准输入就退出了
-      child.stdin.end(s.spec.stdin ?? "");
+      child.stdin?.on("error", () => {}); // 子进程可能不读标准输入就退出了
+      child.stdin?.end(s.spec.stdin ?? "");
       child.on("close", (code, signal) => {
         clearTimeout(timer);
         resolve(signal ? 128 + (os.constants.signals[signal] ?? 0) : code);

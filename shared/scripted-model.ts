@@ -36,6 +36,7 @@ export interface Turn {
   malformed?: boolean; // 200，但正文不是合法 JSON
   delayMs?: number; // 先等这么久再回答（客户端断开就不再等）
   chunkBytes?: number; // 流式：把 SSE 字节按这个大小切开，一片一片地写
+  dropAfterBytes?: number; // 流式：写出这么多字节后直接掐断连接（模拟网络中断）
 }
 
 export interface Script {
@@ -153,7 +154,7 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
       .map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`)
       .concat("data: [DONE]\n\n");
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    await writeSlices(res, events, turn.chunkBytes);
+    await writeSlices(res, events, turn.chunkBytes, turn.dropAfterBytes);
     res.end();
   }
 
@@ -339,17 +340,24 @@ function pieces(text: string, size: number): string[] {
 }
 
 // 每写一片就让出一次事件循环，让它们分成不同的 TCP 段到达客户端
-async function writeSlices(res: http.ServerResponse, events: string[], chunkBytes?: number) {
-  const slices: Buffer[] = [];
+async function writeSlices(res: http.ServerResponse, events: string[], chunkBytes?: number, dropAfter?: number) {
+  let slices: Buffer[] = events.map((e) => Buffer.from(e, "utf8"));
   if (chunkBytes) {
-    const all = Buffer.from(events.join(""), "utf8");
+    const all = Buffer.concat(slices);
+    slices = [];
     for (let i = 0; i < all.length; i += chunkBytes) slices.push(all.subarray(i, i + chunkBytes));
-  } else {
-    for (const e of events) slices.push(Buffer.from(e, "utf8"));
   }
-  for (const s of slices) {
+  let written = 0;
+  for (let s of slices) {
     if (res.destroyed) return;
+    if (dropAfter !== undefined && written + s.length >= dropAfter) {
+      res.write(s.subarray(0, dropAfter - written));
+      await new Promise((r) => setTimeout(r, 20));
+      res.socket?.destroy(); // 不发结束块，直接断：客户端看到的是“流到一半没了”
+      return;
+    }
     res.write(s);
+    written += s.length;
     await new Promise((r) => setImmediate(r));
   }
 }

@@ -1,5 +1,6 @@
-// 第 01 章 · main.ts：读配置，把命令行参数当作问题发给模型，打印回答。
-import { ConfigError, ModelError, complete, loadConfig } from "./model.ts";
+// main.ts：目录页——读配置，把问题发给模型，打印回答。
+// 第 01 章新增。
+import { ConfigError, ModelError, chat, loadConfig } from "./model.ts";
 
 async function main() {
   const config = loadConfig(process.env);
@@ -9,7 +10,7 @@ async function main() {
     process.exitCode = 2;
     return;
   }
-  const answer = await complete(config, [{ role: "user", content: prompt }]);
+  const answer = await chat(config, [{ role: "user", content: prompt }]);
   console.log(answer);
 }
 

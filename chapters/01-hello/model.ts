@@ -1,5 +1,5 @@
-// 第 01 章 · model.ts：模型配置（环境变量）和一次非流式的 /chat/completions 请求。
-// 所有失败都归成一句中文：读者看到的是该怎么办，而不是一段堆栈。
+// model.ts：模型配置（环境变量）和对 /chat/completions 的请求；一切失败都归成一句中文。
+// 第 01 章新增：一次非流式请求。
 
 export interface ModelConfig {
   baseUrl: string;
@@ -37,10 +37,10 @@ function isLocal(url: string): boolean {
 }
 
 // 发一次请求，返回模型的回答文本
-export async function complete(config: ModelConfig, messages: Message[]): Promise<string> {
+export async function chat(config: ModelConfig, messages: Message[]): Promise<string> {
   const res = await post(config, { model: config.model, messages });
-  const body = await readJson(res);
-  return body?.choices?.[0]?.message?.content ?? "";
+  const body = parseJson(await res.text());
+  return body.choices?.[0]?.message?.content ?? "";
 }
 
 async function post(config: ModelConfig, body: object): Promise<Response> {
@@ -73,8 +73,7 @@ function describeHttpError(status: number, text: string, config: ModelConfig): s
   return `模型服务出错（HTTP ${status}）：${said}`;
 }
 
-async function readJson(res: Response): Promise<any> {
-  const text = await res.text();
+function parseJson(text: string): any {
   try {
     return JSON.parse(text);
   } catch {

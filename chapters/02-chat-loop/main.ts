@@ -1,0 +1,37 @@
+// main.ts：目录页——读配置，把问题发给模型，打印回答。
+// 第 02 章改动：加上对话历史；没给问题就进入 REPL。
+import { ConfigError, ModelError, chat, loadConfig, type Message } from "./model.ts";
+import { repl } from "./repl.ts";
+
+async function main() {
+  const config = loadConfig(process.env);
+  const history: Message[] = [];
+
+  // 一次问答：问题和回答都记进历史，下一次请求把整段历史再发一遍——模型自己什么也不记得
+  async function turn(prompt: string) {
+    history.push({ role: "user", content: prompt });
+    const answer = await chat(config, history);
+    history.push({ role: "assistant", content: answer });
+    console.log(answer);
+  }
+
+  const prompt = process.argv.slice(2).join(" ").trim();
+  if (prompt) return turn(prompt);
+  await repl(async (line) => {
+    try {
+      await turn(line);
+    } catch (e) {
+      if (!(e instanceof ModelError)) throw e;
+      // REPL 里一次请求失败不退出；撤回没得到回答的那条问题，历史保持一问一答
+      history.pop();
+      console.error(`错误: ${e.message}`);
+    }
+  });
+}
+
+// 预料之中的错只打一行中文；预料之外的（也就是 bug）照常抛出，留着堆栈好查
+main().catch((e) => {
+  if (!(e instanceof ConfigError || e instanceof ModelError)) throw e;
+  console.error(`错误: ${e.message}`);
+  process.exitCode = e instanceof ConfigError ? 2 : 1;
+});

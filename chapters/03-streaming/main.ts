@@ -1,0 +1,41 @@
+// main.ts：目录页——读配置，把问题发给模型，打印回答。
+// 第 03 章改动：回答边收边打印。
+import { ConfigError, ModelError, chat, loadConfig, type Message } from "./model.ts";
+import { repl } from "./repl.ts";
+
+async function main() {
+  const config = loadConfig(process.env);
+  const history: Message[] = [];
+
+  // 一次问答：问题和回答都记进历史，下一次请求把整段历史再发一遍——模型自己什么也不记得
+  async function turn(prompt: string) {
+    history.push({ role: "user", content: prompt });
+    let printed = false;
+    try {
+      const answer = await chat(config, history, (text) => (printed = process.stdout.write(text)));
+      history.push({ role: "assistant", content: answer });
+    } finally {
+      if (printed) process.stdout.write("\n"); // 流断在半句话上时，让错误信息另起一行
+    }
+  }
+
+  const prompt = process.argv.slice(2).join(" ").trim();
+  if (prompt) return turn(prompt);
+  await repl(async (line) => {
+    try {
+      await turn(line);
+    } catch (e) {
+      if (!(e instanceof ModelError)) throw e;
+      // REPL 里一次请求失败不退出；撤回没得到回答的那条问题，历史保持一问一答
+      history.pop();
+      console.error(`错误: ${e.message}`);
+    }
+  });
+}
+
+// 预料之中的错只打一行中文；预料之外的（也就是 bug）照常抛出，留着堆栈好查
+main().catch((e) => {
+  if (!(e instanceof ConfigError || e instanceof ModelError)) throw e;
+  console.error(`错误: ${e.message}`);
+  process.exitCode = e instanceof ConfigError ? 2 : 1;
+});
