@@ -88,7 +88,8 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
   if (fs.existsSync(workspace)) fs.cpSync(workspace, work, { recursive: true });
   else fs.mkdirSync(work);
   const today = new Date().toISOString().slice(0, 10);
-  const normalizeRequest = (text: string) => text.replaceAll(work, "$WORK").replaceAll(home, "$HOME").replaceAll(today, "2026-01-01");
+  const normalizeRequest = (text: string) =>
+    text.replaceAll(work, "$WORK").replaceAll(home, "$HOME").replaceAll(today, "2026-01-01").replace(/\b(darwin|win32|freebsd)\b/g, "linux");
 
   const model = await startScriptedModel({ turns: s.spec.turns, profile: opts.profile }, { normalize: normalizeRequest });
   const baseUrl = s.spec.model === "refused" ? `http://127.0.0.1:${await closedPort()}` : model.url;

@@ -96,7 +96,8 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
     try {
       checkProvider(profile, body, reasoningCalls);
       if (!turn) throw new TurnError(`第 ${index + 1} 次请求超出了脚本（脚本只有 ${script.turns.length} 轮）`);
-      checkExpect(turn.expect, body, label);
+      // 检查看的是归一化之后的请求：脚本里可以写 "$WORK"，而不必知道这次运行的临时目录
+      checkExpect(turn.expect, JSON.parse(normalize(raw)), label);
     } catch (e) {
       if (!(e instanceof TurnError)) throw e;
       record.status = 400;

@@ -22,12 +22,13 @@ async function main() {
   const prompt = process.argv.slice(2).join(" ").trim();
   if (prompt) return turn(prompt);
   await repl(async (line) => {
+    const before = history.length;
     try {
       await turn(line);
     } catch (e) {
       if (!(e instanceof ModelError)) throw e;
-      // REPL 里一次请求失败不退出；撤回没得到回答的那条问题，历史保持一问一答
-      history.pop();
+      // REPL 里一次请求失败不退出：撤掉这一问留下的半截历史，接着聊
+      history.length = before;
       console.error(`错误: ${e.message}`);
     }
   });

@@ -1,0 +1,101 @@
+// model.ts：模型配置（环境变量）和对 /chat/completions 的请求；一切失败都归成一句中文。
+// 第 03 章改动：请求改成流式（stream: true），边收边把文字交给 onText；字节流怎么切交给 sse.ts。
+import { readSSE } from "./sse.ts";
+
+export interface ModelConfig {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+}
+
+export interface Message {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+// 读者自己改得好的错（缺密钥、地址写错）：退出码 2
+export class ConfigError extends Error {}
+
+// 模型服务那头的错（HTTP 错误、连不上、回的不是 JSON）：退出码 1
+export class ModelError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv): ModelConfig {
+  const baseUrl = (env.HARNESS_BASE_URL || "https://api.deepseek.com").replace(/\/+$/, "");
+  if (!URL.canParse(baseUrl)) throw new ConfigError(`HARNESS_BASE_URL 不是合法地址：${baseUrl}`);
+  const apiKey = env.HARNESS_API_KEY || env.DEEPSEEK_API_KEY || "";
+  // 本机的模型（Ollama、vLLM）不查密钥，远端的服务一定要
+  if (!apiKey && !isLocal(baseUrl)) {
+    throw new ConfigError(
+      "未设置 HARNESS_API_KEY（或 DEEPSEEK_API_KEY）：请先 export HARNESS_API_KEY=你的密钥，或写进 .env 用 node --env-file=.env 读入；本地模型（localhost）不需要密钥",
+    );
+  }
+  return { baseUrl, apiKey, model: env.HARNESS_MODEL || "deepseek-chat" };
+}
+
+function isLocal(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === "localhost" || host === "127.0.0.1" || host === "[::1]";
+}
+
+// 发一次流式请求：每收到一段文字就交给 onText，最后返回完整的回答
+export async function chat(config: ModelConfig, messages: Message[], onText: (text: string) => void): Promise<string> {
+  const res = await post(config, { model: config.model, messages, stream: true });
+  let content = "";
+  try {
+    for await (const data of readSSE(res.body!)) {
+      const chunk = parseJson(data);
+      if (chunk.error) throw new ModelError(`模型服务在回答途中出错：${clip(chunk.error.message ?? JSON.stringify(chunk.error))}`);
+      const text = chunk.choices?.[0]?.delta?.content;
+      if (text) {
+        content += text;
+        onText(text);
+      }
+    }
+  } catch (e) {
+    if (e instanceof ModelError) throw e;
+    throw new ModelError(`回答收到一半，连接断了（${(e as Error).message}）`);
+  }
+  return content;
+}
+
+async function post(config: ModelConfig, body: object): Promise<Response> {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
+  let res: Response;
+  try {
+    res = await fetch(`${config.baseUrl}/chat/completions`, { method: "POST", headers, body: JSON.stringify(body) });
+  } catch (e) {
+    // fetch 只说 "fetch failed"，真正的原因（ECONNREFUSED、ENOTFOUND……）藏在 cause 里
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause?.code ?? cause?.message ?? String(e);
+    throw new ModelError(`连不上模型服务 ${config.baseUrl}（${why}）：请检查 HARNESS_BASE_URL，本地模型要先启动`);
+  }
+  if (!res.ok) throw new ModelError(describeHttpError(res.status, await res.text(), config));
+  return res;
+}
+
+function describeHttpError(status: number, text: string, config: ModelConfig): string {
+  let said = text;
+  try {
+    said = JSON.parse(text).error?.message ?? text;
+  } catch {
+    // 错误体不是 JSON，就原样给人看
+  }
+  said = clip(said.trim());
+  if (status === 401) return `模型服务拒绝了密钥（HTTP 401）：请检查 HARNESS_API_KEY。服务端说：${said}`;
+  if (status === 404) return `找不到模型或地址（HTTP 404）：请检查 HARNESS_MODEL（现在是 ${config.model}）和 HARNESS_BASE_URL。服务端说：${said}`;
+  if (status === 429) return `请求太频繁或额度已用完（HTTP 429）：稍后再试。服务端说：${said}`;
+  return `模型服务出错（HTTP ${status}）：${said}`;
+}
+
+function parseJson(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ModelError(`模型服务返回的不是合法 JSON：${clip(text)}`);
+  }
+}
+
+function clip(s: string, n = 200): string {
+  return s.length > n ? s.slice(0, n) + "…" : s;
+}
