@@ -201,7 +201,7 @@ function checkExpect(expect: Expect | undefined, body: any, label: string) {
   const messages: any[] = body.messages ?? [];
   const tools: string[] = (body.tools ?? []).map((t: any) => t.function?.name);
   const fail = (what: string, got: unknown) => {
-    throw new TurnError(`${label}检查失败：${what}，实际是 ${clip(JSON.stringify(got))}`);
+    throw new TurnError(`${label}检查失败：${what}，实际是 ${clip(JSON.stringify(got) ?? String(got))}`);
   };
   const text = (m: any) => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? null));
   const last = (role: string) => [...messages].reverse().find((m) => m.role === role);

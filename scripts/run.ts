@@ -1,0 +1,86 @@
+// 读者命令（ch、demo、start、diff、verify）共用的几件事：认章号、把一章当真程序跑起来、播放一章的演示场景。
+import { spawn, type ChildProcess } from "node:child_process";
+import os from "node:os";
+import path from "node:path";
+import { CHAPTERS, chapterDirs, findChapter, listScenarios, runScenario, type Scenario } from "../shared/scenario.ts";
+
+const TSX = import.meta.resolve("tsx");
+
+// 用法错误：一行中文，退出码 2，不打堆栈
+export function usageError(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+export function chapterNumber(chapter: string): string {
+  return chapter.slice(0, 2);
+}
+
+// 认出章号（"6"、"06"、"06-tool-registry"），认不出就打印用法退出
+export function chapterFromArg(arg: string | undefined, usage: string): string {
+  const chapter = arg === undefined ? undefined : findChapter(arg);
+  if (chapter) return chapter;
+  const list = chapterDirs().map(chapterNumber).join(" ");
+  const why = arg === undefined ? "" : `没有第 ${arg} 章。`;
+  usageError(`${why}用法: ${usage}（现有的章：${list}）`);
+}
+
+const color = (code: string) => (s: string, stream: NodeJS.WriteStream) =>
+  stream.isTTY && !process.env.NO_COLOR ? `\x1b[${code}m${s}\x1b[0m` : s;
+export const dim = color("2");
+export const green = color("32");
+export const red = color("31");
+
+// 子进程结束才结束：Ctrl-C 由终端发给整个进程组，子进程自己处理；父进程忽略它，等子进程收尾
+async function whileChildRuns<T>(work: Promise<T>): Promise<T> {
+  const ignore = () => {};
+  process.on("SIGINT", ignore);
+  try {
+    return await work;
+  } finally {
+    process.off("SIGINT", ignore);
+  }
+}
+
+function exitCodeOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    child.on("error", (e) => {
+      console.error(`错误: 启动失败：${e.message}`);
+      resolve(1);
+    });
+    child.on("close", (code, signal) => resolve(signal ? 128 + (os.constants.signals[signal] ?? 0) : code ?? 1));
+  });
+}
+
+// 在读者敲命令的目录里（npm 把它放在 INIT_CWD）运行某一章，返回退出码
+export function runChapter(chapter: string, args: string[]): Promise<number> {
+  const child = spawn(process.execPath, ["--import", TSX, path.join(CHAPTERS, chapter, "main.ts"), ...args], {
+    cwd: process.env.INIT_CWD ?? process.cwd(),
+    env: process.env,
+    stdio: "inherit",
+  });
+  // 父进程被 kill 时把信号转给子进程，别留下孤儿
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on("SIGTERM", forward);
+  process.on("SIGHUP", forward);
+  return whileChildRuns(exitCodeOf(child)).finally(() => {
+    process.off("SIGTERM", forward);
+    process.off("SIGHUP", forward);
+  });
+}
+
+// 演示场景：scenario.json 里标了 "demo": true 的那个，没有就取第一个
+export function demoScenario(chapter: string): Scenario | undefined {
+  const all = listScenarios(chapter);
+  return all.find((s) => s.spec.demo) ?? all[0];
+}
+
+// 在脚本模型上把演示场景直接播到终端，返回退出码
+export async function playDemo(chapter: string): Promise<number> {
+  const s = demoScenario(chapter);
+  if (!s) usageError(`第 ${chapterNumber(chapter)} 章还没有场景（shared/fixtures/${chapter}/ 是空的），没有可演示的`);
+  const about = s.spec.description ? `：${s.spec.description}` : "";
+  console.error(dim(`[演示] 第 ${chapterNumber(chapter)} 章 · ${s.name}${about}（脚本模型，离线）`, process.stderr));
+  const result = await whileChildRuns(runScenario(s, path.join(CHAPTERS, chapter), { live: true }));
+  return result.exitCode ?? 1;
+}

@@ -1,0 +1,232 @@
+// 章节规则：每章的 README 结构齐全；「改了哪些文件」和这一章相对上一章的真实 diff 一致；
+// 改动的 .ts 文件开头写着是哪一章改的；README 里贴的转录就是场景的 expected.txt。
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { CHAPTERS, FIXTURES, chapterDirs, compareTranscripts } from "../shared/scenario.ts";
+
+const HEADINGS = ["## 这一章加了什么", "## 改了哪些文件", "## 跑起来", "## 你应该看到", "## 常见坑", "## 动手试试", "## 测试会检查什么"];
+const CHANGED = "## 改了哪些文件";
+const CHANGED_NAME = CHANGED.slice(3);
+// 运行时可能在章节目录里留下的东西（与 .gitignore 一致），不算章节内容
+const IGNORED = new Set(["node_modules", ".harness", ".DS_Store"]);
+
+interface Readme {
+  lines: string[];
+  fenced: boolean[]; // 这一行是否在代码块里（含围栏本身）
+}
+
+function parseReadme(text: string): Readme {
+  const lines = text.replace(/\r\n/g, "\n").split("\n");
+  const fenced: boolean[] = [];
+  let fence = "";
+  for (const line of lines) {
+    if (!fence) {
+      const m = line.match(/^ {0,3}(`{3,}|~{3,})/);
+      if (m) fence = m[1];
+      fenced.push(Boolean(m));
+    } else {
+      fenced.push(true);
+      const t = line.trim();
+      if (t.length >= fence.length && t === fence[0].repeat(t.length)) fence = "";
+    }
+  }
+  return { lines, fenced };
+}
+
+// 代码块之外的二级标题
+function headings(r: Readme): { text: string; index: number }[] {
+  return r.lines.flatMap((line, index) => (!r.fenced[index] && /^## /.test(line) ? [{ text: line.trimEnd(), index }] : []));
+}
+
+// 某一节的正文行（到下一个二级标题为止），不含代码块里的行
+function sectionLines(r: Readme, heading: string): string[] | undefined {
+  const all = headings(r);
+  const i = all.findIndex((h) => h.text === heading);
+  if (i < 0) return undefined;
+  const end = all[i + 1]?.index ?? r.lines.length;
+  return r.lines.slice(all[i].index + 1, end).filter((_, k) => !r.fenced[all[i].index + 1 + k]);
+}
+
+function structureProblems(r: Readme, chapter: string): string[] {
+  const nn = chapter.slice(0, 2);
+  const problems: string[] = [];
+  const title = r.lines[0].match(/^# 第 (\d\d) 章 · \S/);
+  if (!title) problems.push(`第一行应是「# 第 ${nn} 章 · 标题」，现在是「${r.lines[0]}」`);
+  else if (title[1] !== nn) problems.push(`标题写的是第 ${title[1]} 章，目录是第 ${nn} 章`);
+  const motto = r.lines.slice(1).find((l) => l.trim() !== "");
+  if (!motto?.startsWith("> ")) problems.push(`标题下面应是一行以「> 」开头的题记，现在是「${motto ?? "（没有）"}」`);
+  const found = headings(r).map((h) => h.text);
+  for (const h of HEADINGS) {
+    const n = found.filter((f) => f === h).length;
+    if (n === 0) problems.push(`缺少「${h}」一节`);
+    if (n > 1) problems.push(`「${h}」出现了 ${n} 次`);
+  }
+  const order = found.filter((f) => HEADINGS.includes(f));
+  const want = HEADINGS.filter((h) => order.includes(h));
+  if (order.length === want.length && order.some((h, i) => h !== want[i])) {
+    problems.push(`二级标题的顺序应是：${HEADINGS.map((h) => h.slice(3)).join(" → ")}；现在是：${order.map((h) => h.slice(3)).join(" → ")}`);
+  }
+  return problems;
+}
+
+// 「改了哪些文件」里的 - `路径`
+function listedFiles(r: Readme): { files: string[]; problems: string[] } {
+  const lines = sectionLines(r, CHANGED);
+  if (!lines) return { files: [], problems: [`缺少「${CHANGED}」一节`] };
+  const files: string[] = [];
+  const problems: string[] = [];
+  for (const line of lines) {
+    const m = line.match(/^- `([^`]+)`/);
+    if (!m) continue;
+    const file = m[1].replace(/^\.\//, "");
+    if (path.isAbsolute(file) || file.split("/").includes("..") || file.endsWith("/")) {
+      problems.push(`「${CHANGED_NAME}」里的 ${m[1]} 应该是相对章节目录的文件路径，如 tools/read-file.ts（目录要逐个文件列出）`);
+    } else if (files.includes(file)) {
+      problems.push(`「${CHANGED_NAME}」把 ${file} 列了两次`);
+    } else {
+      files.push(file);
+    }
+  }
+  if (files.length === 0 && problems.length === 0) {
+    problems.push(`「${CHANGED_NAME}」一个文件也没列：每行写成 - \`路径\` 后面跟说明，如 - \`tools/read-file.ts\` 新增：read_file 工具`);
+  }
+  return { files, problems };
+}
+
+// 章节目录里的全部文件（相对路径，/ 分隔），不含本章的 README.md
+function filesOf(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      if (IGNORED.has(e.name) || e.name.endsWith(".log")) continue;
+      const p = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(p);
+      else if (p !== "README.md") out.push(p);
+    }
+  };
+  walk("");
+  return out.sort();
+}
+
+function deltaProblems(chapter: string, prev: string | undefined, listed: string[]): string[] {
+  const dir = path.join(CHAPTERS, chapter);
+  const cur = new Set(filesOf(dir));
+  const problems: string[] = [];
+  const where = `README 的「${CHANGED_NAME}」`;
+  if (!prev) {
+    // 第一章：每个文件都是新的，都要列出
+    for (const f of cur) if (!listed.includes(f)) problems.push(`${chapter}：${f} 是这一章的文件，但 ${where}没有列出它`);
+    for (const f of listed) if (!cur.has(f)) problems.push(`${chapter}：${where}列出了 ${f}，但这一章没有这个文件——路径写错了？`);
+    return problems;
+  }
+  const prevDir = path.join(CHAPTERS, prev);
+  const old = new Set(filesOf(prevDir));
+  const same = (f: string) => fs.readFileSync(path.join(dir, f)).equals(fs.readFileSync(path.join(prevDir, f)));
+  for (const f of [...new Set([...old, ...cur])].sort()) {
+    const isListed = listed.includes(f);
+    if (!old.has(f)) {
+      if (!isListed) problems.push(`${chapter}：${f} 是这一章新加的，但 ${where}没有列出它`);
+    } else if (!cur.has(f)) {
+      if (!isListed) problems.push(`${chapter}：${f} 在 ${prev} 里有、这一章删掉了，但 ${where}没有列出它`);
+    } else if (same(f)) {
+      if (isListed) problems.push(`${chapter}：${where}列出了 ${f}，但它和 ${prev} 的逐字节相同——从列表里删掉它，或者真的改它`);
+    } else if (!isListed) {
+      problems.push(`${chapter}：${f} 和 ${prev} 不一样，但 ${where}没有列出它`);
+    }
+  }
+  for (const f of listed) {
+    if (!old.has(f) && !cur.has(f)) problems.push(`${chapter}：${where}列出了 ${f}，但这一章和 ${prev} 都没有这个文件——路径写错了？`);
+  }
+  return problems;
+}
+
+// 改动的 .ts 文件前 3 行里要有一行注释写着「第 NN 章」：这一章对它改了什么
+function headerProblems(chapter: string, listed: string[]): string[] {
+  const nn = chapter.slice(0, 2);
+  const problems: string[] = [];
+  for (const f of listed) {
+    const file = path.join(CHAPTERS, chapter, f);
+    if (!f.endsWith(".ts") || !fs.existsSync(file)) continue;
+    const head = fs.readFileSync(file, "utf8").split("\n").slice(0, 3);
+    const ok = head.some((l) => /^\s*(\/\/|\/\*|\*)/.test(l) && l.includes(`第 ${nn} 章`));
+    if (!ok) problems.push(`${chapter}：${f} 的前 3 行没有写着「第 ${nn} 章」的注释——在开头加一行，如 // 第 ${nn} 章改动：……`);
+  }
+  return problems;
+}
+
+// README 里的 <!-- transcript: 场景 --> 加紧跟着的 ```text 代码块，必须和 expected.txt 一字不差
+function transcriptProblems(r: Readme, chapter: string): string[] {
+  const problems: string[] = [];
+  let blocks = 0;
+  r.lines.forEach((line, i) => {
+    const m = !r.fenced[i] && line.trim().match(/^<!--\s*transcript:\s*(\S+?)\s*-->$/);
+    if (!m) return;
+    blocks++;
+    const name = m[1];
+    let j = i + 1;
+    while (j < r.lines.length && r.lines[j].trim() === "") j++;
+    const open = r.lines[j]?.match(/^(`{3,})text\s*$/);
+    if (!open) {
+      problems.push(`${chapter} / ${name}：<!-- transcript: ${name} --> 后面应紧跟一个 \`\`\`text 代码块，现在是「${r.lines[j] ?? "（文件结束）"}」`);
+      return;
+    }
+    const body: string[] = [];
+    let k = j + 1;
+    while (k < r.lines.length && r.lines[k].trim() !== open[1]) body.push(r.lines[k++]);
+    if (k >= r.lines.length) {
+      problems.push(`${chapter} / ${name}：README 第 ${j + 1} 行开始的代码块没有结束的 ${open[1]}`);
+      return;
+    }
+    const file = path.join(FIXTURES, chapter, name, "expected.txt");
+    if (!fs.existsSync(file)) {
+      problems.push(`${chapter} / ${name}：README 引用了场景 ${name}，但没有 shared/fixtures/${chapter}/${name}/expected.txt`);
+      return;
+    }
+    const shown = body.length ? body.join("\n") + "\n" : "";
+    const diff = compareTranscripts(`${chapter} / ${name}`, fs.readFileSync(file, "utf8"), shown);
+    if (diff) {
+      const summary = diff.split("\n\n—— 实际的完整输出 ——")[0];
+      problems.push(`${summary}\n  （期望 = expected.txt，实际 = README 里的代码块：把 expected.txt 原样贴进去）`);
+    }
+  });
+  if (blocks === 0) {
+    problems.push(`${chapter}：README 里没有贴转录——在「## 你应该看到」里放一行 <!-- transcript: 场景名 -->，紧跟 \`\`\`text 代码块，内容是那个场景的 expected.txt`);
+  }
+  return problems;
+}
+
+function check(problems: string[]) {
+  if (problems.length) assert.fail(problems.join("\n"));
+}
+
+describe("章节规则", () => {
+  const dirs = chapterDirs();
+
+  it("章号从 01 开始连续", () => {
+    dirs.forEach((d, i) => {
+      const want = String(i + 1).padStart(2, "0");
+      assert.equal(d.slice(0, 2), want, `缺少第 ${want} 章：${dirs[i - 1] ?? "开头"} 后面直接是 ${d}`);
+    });
+  });
+
+  dirs.forEach((chapter, i) => {
+    const prev = i > 0 ? dirs[i - 1] : undefined;
+    const file = path.join(CHAPTERS, chapter, "README.md");
+    describe(chapter, () => {
+      if (!fs.existsSync(file)) {
+        it("README.md", () => assert.fail(`${chapter}：还没有 README.md（chapters/${chapter}/README.md）——每章都要有，规则见 test/chapter-rules.test.ts`));
+        return;
+      }
+      const readme = parseReadme(fs.readFileSync(file, "utf8"));
+      const { files, problems } = listedFiles(readme);
+      it("README 的结构：标题、题记、七个二级标题按顺序", () => check(structureProblems(readme, chapter).map((p) => `${chapter}：${p}`)));
+      it(`「改了哪些文件」和${prev ? ` ${prev} 的 diff ` : "目录"}一致`, () => {
+        check([...problems.map((p) => `${chapter}：${p}`), ...deltaProblems(chapter, prev, files)]);
+      });
+      it("改动的 .ts 文件开头写着这一章改了什么", () => check(headerProblems(chapter, files)));
+      it("README 里的转录就是场景的 expected.txt", () => check(transcriptProblems(readme, chapter)));
+    });
+  });
+});
