@@ -1,7 +1,7 @@
 // 场景：读 shared/fixtures/<章>/<场景>/，在临时工作目录里把某一章真的跑起来，
 // 拿到 stderr+stdout 合流的转录，归一化后和 expected.txt 比对。
 // 转录测试、npm run demo、npm run verify 用的都是这一份代码。
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -21,6 +21,7 @@ export interface ScenarioSpec {
   env?: Record<string, string | null>; // 覆盖环境变量；null 表示删掉
   model?: "scripted" | "refused"; // refused：指向一个没人监听的端口
   profiles?: Profile[] | "all"; // 用哪几家服务商的形状各跑一遍，转录必须一样
+  setup?: string; // 开跑之前在工作目录里执行的 bash 命令（建符号链接、git init……）
   demo?: boolean; // npm run demo 播放的那个场景
   timeoutMs?: number;
   turns: Turn[];
@@ -88,8 +89,9 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
   if (fs.existsSync(workspace)) fs.cpSync(workspace, work, { recursive: true });
   else fs.mkdirSync(work);
   const today = new Date().toISOString().slice(0, 10);
+  const paths = { tmp, work, home };
   const normalizeRequest = (text: string) =>
-    text.replaceAll(work, "$WORK").replaceAll(home, "$HOME").replaceAll(today, "2026-01-01").replace(/\b(darwin|win32|freebsd)\b/g, "linux");
+    normalizePaths(text, paths).replaceAll(today, "2026-01-01").replace(/\b(darwin|win32|freebsd)\b/g, "linux");
 
   const model = await startScriptedModel({ turns: s.spec.turns, profile: opts.profile }, { normalize: normalizeRequest });
   const baseUrl = s.spec.model === "refused" ? `http://127.0.0.1:${await closedPort()}` : model.url;
@@ -110,6 +112,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
   const out = path.join(tmp, "transcript.txt");
   const fd = fs.openSync(out, "w");
   try {
+    if (s.spec.setup) execFileSync("bash", ["-c", s.spec.setup], { cwd: work, env, stdio: "inherit" });
     const exitCode = await new Promise<number | null>((resolve) => {
       // stdout 和 stderr 指向同一个文件：两路输出按真实发生的先后交织，正是读者在终端里看到的样子
       const child = spawn(process.execPath, ["--import", TSX, path.join(impl, "main.ts"), ...(s.spec.args ?? [])], {
@@ -129,7 +132,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
       });
     });
     fs.closeSync(fd);
-    let transcript = normalizeTranscript(fs.readFileSync(out, "utf8"), { work, home, today });
+    let transcript = normalizeTranscript(fs.readFileSync(out, "utf8"), paths);
     if (exitCode !== 0) transcript += `[退出码 ${exitCode}]\n`;
     return { transcript, exitCode, requests: model.requests.length };
   } finally {
@@ -138,9 +141,20 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
   }
 }
 
-export function normalizeTranscript(text: string, ctx: { work: string; home: string; today: string }): string {
-  let t = text.replace(/\r\n/g, "\n");
-  t = t.replaceAll(ctx.work, "$WORK").replaceAll(ctx.home, "$HOME");
+interface RunPaths {
+  tmp: string; // 这次运行的临时根目录，work 和 home 都在它下面
+  work: string;
+  home: string;
+}
+
+// 临时目录每次都不一样，换成 $WORK、$HOME、$TMP。只换完整的路径段：…/work2 不能变成 $WORK2
+function normalizePaths(text: string, p: RunPaths): string {
+  const whole = (dir: string) => new RegExp(dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "(?![\\w.-])", "g");
+  return text.replace(whole(p.work), "$$WORK").replace(whole(p.home), "$$HOME").replace(whole(p.tmp), "$$TMP");
+}
+
+export function normalizeTranscript(text: string, paths: RunPaths): string {
+  let t = normalizePaths(text.replace(/\r\n/g, "\n"), paths);
   t = t.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT");
   if (t.length > 0 && !t.endsWith("\n")) t += "\n";
   return t;

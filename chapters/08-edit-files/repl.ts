@@ -1,0 +1,19 @@
+// repl.ts：交互式读行，每读到一行交给 handle；/exit 或输入结束（Ctrl-D、管道读完）就退出。
+// 第 02 章新增。
+import readline from "node:readline";
+
+export async function repl(handle: (line: string) => Promise<void>): Promise<void> {
+  // 提示符和回显走 stderr：stdout 只留给模型的回答
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr, terminal: Boolean(process.stdin.isTTY) });
+  rl.setPrompt("> ");
+  rl.prompt();
+  for await (const raw of rl) {
+    // 输入来自管道时终端不会回显，补打一遍，日志读起来才像一段对话
+    if (!process.stdin.isTTY) process.stderr.write(raw + "\n");
+    const line = raw.trim();
+    if (line === "/exit") return rl.close();
+    if (line) await handle(line);
+    rl.prompt();
+  }
+  process.stderr.write("\n"); // 输入结束（Ctrl-D）：把停在提示符后面的光标换到新的一行
+}
