@@ -219,7 +219,7 @@ function checkExpect(expect: Expect | undefined, body: any, label: string) {
 // 这样脚本可以引用真实工具（比如时间服务器）的结果，转录却仍然确定。
 function fill(template: string, body: any, label: string, inJson: boolean): string {
   const results: string[] = (body.messages ?? []).filter((m: any) => m.role === "tool").map((m: any) => String(m.content));
-  return template.replace(/\{\{tool(?::(\d+))?(?:\|(.+?))?\}\}/g, (_all, n?: string, pattern?: string) => {
+  return template.replace(/\{\{tool(?::(\d+))?(?:\|(.+?))?\}\}(?!\})/g, (_all, n?: string, pattern?: string) => {
     const result = n ? results[Number(n) - 1] : results[results.length - 1];
     if (result === undefined) throw new TurnError(`${label}要引用的 tool 结果不存在（${_all}）`);
     let value = result;
@@ -235,7 +235,7 @@ function fill(template: string, body: any, label: string, inJson: boolean): stri
 // ---- 用量 ----
 
 // 估 token 的规则（脚本模型自己用，不追求和任何真实分词器一致，只求确定且随内容变化）：
-// 中日韩字符与全角标点每个算 1 个 token，其余字符每 4 个算 1 个，每条消息另加 4 个。
+// 汉字、假名与全角标点每个算 1 个 token，其余字符每 4 个算 1 个。
 export function estimateTokens(text: string): number {
   let cjk = 0;
   let other = 0;
