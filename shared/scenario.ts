@@ -22,9 +22,17 @@ export interface ScenarioSpec {
   model?: "scripted" | "refused"; // refused：指向一个没人监听的端口
   profiles?: Profile[] | "all"; // 用哪几家服务商的形状各跑一遍，转录必须一样
   setup?: string; // 开跑之前在工作目录里执行的 bash 命令（建符号链接、git init……）
+  tty?: boolean; // 在伪终端里跑（util-linux 的 script）：stdin 是终端，可以被问 y/N
+  interact?: Step[]; // 输出里出现某段文字之后要做的事：敲一行字，或者按 Ctrl-C
   demo?: boolean; // npm run demo 播放的那个场景
   timeoutMs?: number;
   turns: Turn[];
+}
+
+export interface Step {
+  after: string; // 等转录里出现这段文字（从上一步之后算起）
+  send?: string; // 再敲这一行（终端里就是打字加回车）
+  signal?: "SIGINT"; // 或者发一个 Ctrl-C：终端里是真的按键，管道模式下是发给 harness 进程的信号
 }
 
 export interface Scenario {
@@ -113,32 +121,73 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
   const fd = fs.openSync(out, "w");
   try {
     if (s.spec.setup) execFileSync("bash", ["-c", s.spec.setup], { cwd: work, env, stdio: "inherit" });
+    const command = [process.execPath, "--import", TSX, path.join(impl, "main.ts"), ...(s.spec.args ?? [])];
     const exitCode = await new Promise<number | null>((resolve) => {
-      // stdout 和 stderr 指向同一个文件：两路输出按真实发生的先后交织，正是读者在终端里看到的样子
-      const child = spawn(process.execPath, ["--import", TSX, path.join(impl, "main.ts"), ...(s.spec.args ?? [])], {
-        cwd: work,
-        env,
-        stdio: ["pipe", opts.live ? "inherit" : fd, opts.live ? "inherit" : fd],
+      const child = opts.live
+        ? spawn(command[0], command.slice(1), { cwd: work, env, stdio: s.spec.tty ? "inherit" : ["pipe", "inherit", "inherit"] })
+        : s.spec.tty
+          ? spawnInTerminal(command, work, env, fd)
+          : // stdout 和 stderr 指向同一个文件：两路输出按真实发生的先后交织，正是读者在终端里看到的样子
+            spawn(command[0], command.slice(1), { cwd: work, env, stdio: ["pipe", fd, fd] });
+      child.stdin?.on("error", () => {}); // 子进程可能不读标准输入就退出了
+      child.on("error", (e) => fs.writeSync(fd, `[场景运行失败：${e.message}]\n`));
+      if (!s.spec.tty) child.stdin?.end(s.spec.stdin ?? "");
+      const stopInteracting = opts.live ? () => {} : interact(out, s.spec.interact ?? [], (step) => {
+        if (step.send !== undefined) child.stdin?.write(step.send + (s.spec.tty ? "\r" : "\n"));
+        if (step.signal) s.spec.tty ? child.stdin?.write("\x03") : child.kill(step.signal);
       });
       const timer = setTimeout(() => {
         fs.writeSync(fd, `\n[场景超时：${(s.spec.timeoutMs ?? 20000) / 1000} 秒还没结束，已终止]\n`);
         child.kill("SIGKILL");
       }, s.spec.timeoutMs ?? 20000);
-      child.stdin?.on("error", () => {}); // 子进程可能不读标准输入就退出了
-      child.stdin?.end(s.spec.stdin ?? "");
       child.on("close", (code, signal) => {
         clearTimeout(timer);
+        stopInteracting();
         resolve(signal ? 128 + (os.constants.signals[signal] ?? 0) : code);
       });
     });
     fs.closeSync(fd);
     let transcript = normalizeTranscript(fs.readFileSync(out, "utf8"), paths);
+    // 终端的控制序列（光标移动、清行）和回车符不是内容
+    if (s.spec.tty) transcript = transcript.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r+\n/g, "\n").replace(/\r/g, "");
     if (exitCode !== 0) transcript += `[退出码 ${exitCode}]\n`;
     return { transcript, exitCode, requests: model.requests.length };
   } finally {
     await model.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+// util-linux 的 script 给命令一个伪终端：对 harness 来说 stdin、stdout、stderr 都是真终端
+function spawnInTerminal(command: string[], cwd: string, env: Record<string, string>, fd: number) {
+  const quoted = command.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(" ");
+  const child = spawn("script", ["-qfec", quoted, "/dev/null"], { cwd, env: { ...env, TERM: "dumb" }, stdio: ["pipe", "pipe", "pipe"] });
+  child.stdout?.on("data", (d: Buffer) => fs.writeSync(fd, d));
+  child.stderr?.on("data", (d: Buffer) => fs.writeSync(fd, d));
+  return child;
+}
+
+export function hasTerminalTool(): boolean {
+  try {
+    return execFileSync("script", ["--version"], { encoding: "utf8" }).includes("util-linux");
+  } catch {
+    return false;
+  }
+}
+
+// 盯着转录文件：每当下一步等的文字出现了，就执行它。返回一个停止函数
+function interact(file: string, steps: Step[], act: (step: Step) => void): () => void {
+  let next = 0;
+  let from = 0;
+  const timer = setInterval(() => {
+    if (next >= steps.length) return clearInterval(timer);
+    const text = fs.readFileSync(file, "utf8");
+    const at = text.indexOf(steps[next].after, from);
+    if (at < 0) return;
+    from = at + steps[next].after.length;
+    act(steps[next++]);
+  }, 20);
+  return () => clearInterval(timer);
 }
 
 interface RunPaths {
@@ -156,6 +205,7 @@ function normalizePaths(text: string, p: RunPaths): string {
 export function normalizeTranscript(text: string, paths: RunPaths): string {
   let t = normalizePaths(text.replace(/\r\n/g, "\n"), paths);
   t = t.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT");
+  t = t.replace(/(in JSON at position \d+) \(line \d+ column \d+\)/g, "$1"); // Node 22 起 JSON 报错多了行列号
   if (t.length > 0 && !t.endsWith("\n")) t += "\n";
   return t;
 }

@@ -4,13 +4,14 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { CHAPTERS, chapterDirs, compareTranscripts, expectedPath, listScenarios, profilesOf, runScenario } from "../shared/scenario.ts";
+import { CHAPTERS, chapterDirs, compareTranscripts, expectedPath, hasTerminalTool, listScenarios, profilesOf, runScenario } from "../shared/scenario.ts";
 
 const update = process.env.UPDATE === "1";
 const only = process.env.CHAPTER; // CHAPTER=06 只跑这一章
 
 // UPDATE 模式下，其余服务商的转录拿来和第一家刚生成的比，而不是和旧文件比
 const firstRuns = new Map<string, Promise<string>>();
+const terminal = hasTerminalTool();
 
 describe("转录", { concurrency: 4 }, () => {
   for (const chapter of chapterDirs()) {
@@ -19,7 +20,8 @@ describe("转录", { concurrency: 4 }, () => {
     it(`${chapter} 至少有一个场景`, () => assert.ok(scenarios.length > 0, `shared/fixtures/${chapter}/ 下没有场景`));
     for (const s of scenarios) {
       profilesOf(s).forEach((profile, i) => {
-        it(`${chapter} / ${s.name} [${profile}]`, async () => {
+        const skip = s.spec.tty && !terminal ? "这个场景要在伪终端里跑，需要 util-linux 的 script 命令" : false;
+        it(`${chapter} / ${s.name} [${profile}]`, { skip }, async () => {
           const file = expectedPath(s);
           const running = runScenario(s, path.join(CHAPTERS, chapter), { profile });
           if (update && i === 0) firstRuns.set(s.dir, running.then((r) => r.transcript));

@@ -11,8 +11,12 @@ async function main() {
   async function turn(prompt: string) {
     history.push({ role: "user", content: prompt });
     let printed = false;
+    const print = (text: string) => {
+      printed = true;
+      process.stdout.write(text);
+    };
     try {
-      const answer = await chat(config, history, (text) => (printed = process.stdout.write(text)));
+      const answer = await chat(config, history, print);
       history.push({ role: "assistant", content: answer });
     } finally {
       if (printed) process.stdout.write("\n"); // 流断在半句话上时，让错误信息另起一行

@@ -40,6 +40,9 @@ function isLocal(url: string): boolean {
 // 发一次流式请求：每收到一段文字就交给 onText，最后返回完整的回答
 export async function chat(config: ModelConfig, messages: Message[], onText: (text: string) => void): Promise<string> {
   const res = await post(config, { model: config.model, messages, stream: true });
+  // 有的代理或服务不认 stream: true，照旧回一整段 JSON——别把它当成“流断了”
+  const type = res.headers.get("content-type") ?? "";
+  if (!type.includes("text/event-stream")) throw new ModelError(`模型服务没有按流式回答（content-type: ${type}）：${clip(await res.text())}`);
   let content = "";
   try {
     for await (const data of readSSE(res.body!)) {

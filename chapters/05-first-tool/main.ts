@@ -12,8 +12,12 @@ async function main() {
   // 发一次请求：回答边收边打印，返回完整的 assistant 消息
   async function ask(): Promise<AssistantMessage> {
     let printed = false;
+    const print = (text: string) => {
+      printed = true;
+      process.stdout.write(text);
+    };
     try {
-      return await chat(config, history, [readFileSpec], (text) => (printed = process.stdout.write(text)));
+      return await chat(config, history, [readFileSpec], print);
     } finally {
       if (printed) process.stdout.write("\n"); // 流断在半句话上时，让错误信息另起一行
     }
@@ -30,7 +34,10 @@ async function main() {
       const result = call.function.name === "read_file" ? await readFile(call.function.arguments) : `错误: 没有这个工具：${call.function.name}`;
       history.push({ role: "tool", tool_call_id: call.id, content: result });
     }
-    history.push(await ask());
+    // 这一章只走一趟工具调用：第二次回答就算还想调用工具也不执行了（第 06 章的循环才会），
+    // 只把文字记进历史——留下没有结果的 tool_calls，下一次请求会被服务商拒绝
+    const final = await ask();
+    history.push({ role: "assistant", content: final.content ?? "" });
   }
 
   const prompt = process.argv.slice(2).join(" ").trim();

@@ -15,7 +15,8 @@ async function main() {
   const registry = new Registry();
   registry.register(readFileTool);
   registry.register(bashTool);
-  const maxRounds = Number(process.env.HARNESS_MAX_ROUNDS) || 20;
+  const maxRounds = Number(process.env.HARNESS_MAX_ROUNDS ?? 20);
+  if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new ConfigError(`HARNESS_MAX_ROUNDS 要是正整数，现在是 ${process.env.HARNESS_MAX_ROUNDS}`);
 
   async function turn(prompt: string) {
     history.push({ role: "user", content: prompt });

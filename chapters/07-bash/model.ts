@@ -65,6 +65,9 @@ export async function chat(config: ModelConfig, messages: Message[], tools: Tool
   // 没有工具就不发 tools 字段：有的服务（vLLM）会拒绝空的 tools: []
   if (tools.length > 0) body.tools = tools.map((t) => ({ type: "function", function: t }));
   const res = await post(config, body);
+  // 有的代理或服务不认 stream: true，照旧回一整段 JSON——别把它当成“流断了”
+  const type = res.headers.get("content-type") ?? "";
+  if (!type.includes("text/event-stream")) throw new ModelError(`模型服务没有按流式回答（content-type: ${type}）：${clip(await res.text())}`);
   const message: AssistantMessage = { role: "assistant", content: "" };
   const calls: ToolCall[] = [];
   const byIndex = new Map<number, ToolCall>();

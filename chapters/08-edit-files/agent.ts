@@ -31,8 +31,12 @@ export async function runAgent(history: Message[], opts: AgentOptions): Promise<
 // 发一次请求：回答边收边打印，返回完整的 assistant 消息
 async function ask(history: Message[], opts: AgentOptions): Promise<AssistantMessage> {
   let printed = false;
+  const print = (text: string) => {
+    printed = true;
+    process.stdout.write(text);
+  };
   try {
-    return await chat(opts.config, history, opts.registry.definitions(), (text) => (printed = process.stdout.write(text)));
+    return await chat(opts.config, history, opts.registry.definitions(), print);
   } finally {
     if (printed) process.stdout.write("\n"); // 流断在半句话上时，让错误信息另起一行
   }

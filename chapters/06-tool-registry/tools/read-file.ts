@@ -18,7 +18,7 @@ const spec: ToolSpec = {
 async function readFile(args: string): Promise<string> {
   let path: unknown;
   try {
-    path = JSON.parse(args).path;
+    path = JSON.parse(args)?.path;
   } catch {
     return `错误: 参数不是合法 JSON: ${args}`;
   }
