@@ -1,7 +1,7 @@
 // 场景：读 shared/fixtures/<章>/<场景>/，在临时工作目录里把某一章真的跑起来，
 // 拿到 stderr+stdout 合流的转录，归一化后和 expected.txt 比对。
 // 转录测试、npm run demo、npm run verify 用的都是这一份代码。
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -23,6 +23,7 @@ export interface ScenarioSpec {
   profiles?: Profile[] | "all"; // 用哪几家服务商的形状各跑一遍，转录必须一样
   setup?: string; // 开跑之前在工作目录里执行的 bash 命令（建符号链接、git init……）
   tty?: boolean; // 在伪终端里跑（util-linux 的 script）：stdin 是终端，可以被问 y/N
+  runs?: { args?: string[]; stdin?: string }[]; // 在同一个工作目录里接连运行几次（代替 args、stdin）
   interact?: Step[]; // 输出里出现某段文字之后要做的事：敲一行字，或者按 Ctrl-C
   demo?: boolean; // npm run demo 播放的那个场景
   timeoutMs?: number;
@@ -97,7 +98,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
   if (fs.existsSync(workspace)) fs.cpSync(workspace, work, { recursive: true });
   else fs.mkdirSync(work);
   const today = new Date().toISOString().slice(0, 10);
-  const paths = { tmp, work, home };
+  const paths = { today: today.replaceAll("-", ""), tmp, work, home };
   const normalizeRequest = (text: string) =>
     normalizePaths(text, paths).replaceAll(today, "2026-01-01").replace(/\b(darwin|win32|freebsd)\b/g, "linux");
 
@@ -121,41 +122,58 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
   const fd = fs.openSync(out, "w");
   try {
     if (s.spec.setup) execFileSync("bash", ["-c", s.spec.setup], { cwd: work, env, stdio: "inherit" });
-    const command = [process.execPath, "--import", TSX, path.join(impl, "main.ts"), ...(s.spec.args ?? [])];
-    const exitCode = await new Promise<number | null>((resolve) => {
-      const child = opts.live
-        ? spawn(command[0], command.slice(1), { cwd: work, env, stdio: s.spec.tty ? "inherit" : ["pipe", "inherit", "inherit"] })
-        : s.spec.tty
-          ? spawnInTerminal(command, work, env, fd)
-          : // stdout 和 stderr 指向同一个文件：两路输出按真实发生的先后交织，正是读者在终端里看到的样子
-            spawn(command[0], command.slice(1), { cwd: work, env, stdio: ["pipe", fd, fd] });
-      child.stdin?.on("error", () => {}); // 子进程可能不读标准输入就退出了
-      child.on("error", (e) => fs.writeSync(fd, `[场景运行失败：${e.message}]\n`));
-      if (!s.spec.tty) child.stdin?.end(s.spec.stdin ?? "");
-      const stopInteracting = opts.live ? () => {} : interact(out, s.spec.interact ?? [], (step) => {
-        if (step.send !== undefined) child.stdin?.write(step.send + (s.spec.tty ? "\r" : "\n"));
-        if (step.signal) s.spec.tty ? child.stdin?.write("\x03") : child.kill(step.signal);
-      });
-      const timer = setTimeout(() => {
-        fs.writeSync(fd, `\n[场景超时：${(s.spec.timeoutMs ?? 20000) / 1000} 秒还没结束，已终止]\n`);
-        child.kill("SIGKILL");
-      }, s.spec.timeoutMs ?? 20000);
-      child.on("close", (code, signal) => {
-        clearTimeout(timer);
-        stopInteracting();
-        resolve(signal ? 128 + (os.constants.signals[signal] ?? 0) : code);
-      });
+    // 多次运行（比如先聊、再 --resume）共用同一个工作目录和同一个脚本模型，转录接在一起
+    const runs = s.spec.runs ?? [{ args: s.spec.args, stdin: s.spec.stdin }];
+    let child: ChildProcess | undefined;
+    const stopInteracting = opts.live ? () => {} : interact(out, s.spec.interact ?? [], (step) => {
+      if (step.send !== undefined) child?.stdin?.write(step.send + (s.spec.tty ? "\r" : "\n"));
+      if (step.signal) s.spec.tty ? child?.stdin?.write("\x03") : child?.kill(step.signal);
     });
+    let exitCode: number | null = 0;
+    for (const run of runs) {
+      if (s.spec.runs) {
+        const header = `$ npm run ch -- ${Number(s.chapter.slice(0, 2))} ${(run.args ?? []).map(shellWord).join(" ")}`.trimEnd() + "\n";
+        if (opts.live) process.stderr.write(header);
+        else fs.writeSync(fd, header);
+      }
+      const command = [process.execPath, "--import", TSX, path.join(impl, "main.ts"), ...(run.args ?? [])];
+      exitCode = await new Promise<number | null>((resolve) => {
+        child = opts.live
+          ? spawn(command[0], command.slice(1), { cwd: work, env, stdio: s.spec.tty ? "inherit" : ["pipe", "inherit", "inherit"] })
+          : s.spec.tty
+            ? spawnInTerminal(command, work, env, fd)
+            : // stdout 和 stderr 指向同一个文件：两路输出按真实发生的先后交织，正是读者在终端里看到的样子
+              spawn(command[0], command.slice(1), { cwd: work, env, stdio: ["pipe", fd, fd] });
+        const running = child;
+        running.stdin?.on("error", () => {}); // 子进程可能不读标准输入就退出了
+        running.on("error", (e) => fs.writeSync(fd, `[场景运行失败：${e.message}]\n`));
+        if (!s.spec.tty) running.stdin?.end(run.stdin ?? "");
+        const timer = setTimeout(() => {
+          fs.writeSync(fd, `\n[场景超时：${(s.spec.timeoutMs ?? 20000) / 1000} 秒还没结束，已终止]\n`);
+          running.kill("SIGKILL");
+        }, s.spec.timeoutMs ?? 20000);
+        running.on("close", (code, signal) => {
+          clearTimeout(timer);
+          resolve(signal ? 128 + (os.constants.signals[signal] ?? 0) : code);
+        });
+      });
+      if (exitCode !== 0) fs.writeSync(fd, `[退出码 ${exitCode}]\n`);
+    }
+    stopInteracting();
     fs.closeSync(fd);
     let transcript = normalizeTranscript(fs.readFileSync(out, "utf8"), paths);
     // 终端的控制序列（光标移动、清行）和回车符不是内容
     if (s.spec.tty) transcript = transcript.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r+\n/g, "\n").replace(/\r/g, "");
-    if (exitCode !== 0) transcript += `[退出码 ${exitCode}]\n`;
     return { transcript, exitCode, requests: model.requests.length };
   } finally {
     await model.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+// 转录里显示命令行时，带空格或特殊字符的参数加上引号
+function shellWord(arg: string): string {
+  return /^[\w./:=@%+-]+$/.test(arg) ? arg : JSON.stringify(arg);
 }
 
 // util-linux 的 script 给命令一个伪终端：对 harness 来说 stdin、stdout、stderr 都是真终端
@@ -191,6 +209,7 @@ function interact(file: string, steps: Step[], act: (step: Step) => void): () =>
 }
 
 interface RunPaths {
+  today: string; // 今天，YYYYMMDD（会话 id 以它开头）
   tmp: string; // 这次运行的临时根目录，work 和 home 都在它下面
   work: string;
   home: string;
@@ -205,6 +224,7 @@ function normalizePaths(text: string, p: RunPaths): string {
 export function normalizeTranscript(text: string, paths: RunPaths): string {
   let t = normalizePaths(text.replace(/\r\n/g, "\n"), paths);
   t = t.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT");
+  t = t.replace(new RegExp(`\\b${paths.today}-\\d{6}-[0-9a-f]{4}\\b`, "g"), "$$SESSION"); // 这次运行新建的会话 id（日期-时刻-随机数）
   t = t.replace(/(in JSON at position \d+) \(line \d+ column \d+\)/g, "$1"); // Node 22 起 JSON 报错多了行列号
   if (t.length > 0 && !t.endsWith("\n")) t += "\n";
   return t;

@@ -22,6 +22,7 @@ export interface Expect {
   lastUser?: string; // 最后一条 user 消息包含
   lastTool?: string; // 最后一条 tool 消息包含
   messages?: number; // 消息条数
+  contains?: string; // 某一条消息（不论角色）包含
 }
 
 export interface Turn {
@@ -213,6 +214,7 @@ function checkExpect(expect: Expect | undefined, body: any, label: string) {
   if (expect.lastUser !== undefined && !text(last("user")).includes(expect.lastUser)) fail(`最后一条 user 消息应包含 "${expect.lastUser}"`, text(last("user")));
   if (expect.lastTool !== undefined && !text(last("tool")).includes(expect.lastTool)) fail(`最后一条 tool 消息应包含 "${expect.lastTool}"`, text(last("tool")));
   if (expect.messages !== undefined && messages.length !== expect.messages) fail(`应有 ${expect.messages} 条消息`, messages.length);
+  if (expect.contains !== undefined && !messages.some((m) => text(m).includes(expect.contains!))) fail(`应有一条消息包含 "${expect.contains}"`, messages.map(text));
 }
 
 // {{tool}} = 最后一条 tool 消息；{{tool:2}} = 第 2 条；{{tool:1|(\d+)}} = 第 1 条里正则的第一个捕获组。
