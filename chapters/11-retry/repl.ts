@@ -1,0 +1,34 @@
+// repl.ts：交互式读行，每读到一行交给 handle；/exit 或输入结束（Ctrl-D、管道读完）就退出。
+// 第 09 章改动：confirm()——在终端上问一句 y/N；REPL 在跑时借用它的读行器。
+import readline from "node:readline";
+
+let active: readline.Interface | undefined; // REPL 正在用的读行器
+
+export async function repl(handle: (line: string) => Promise<void>): Promise<void> {
+  // 提示符和回显走 stderr：stdout 只留给模型的回答
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr, terminal: Boolean(process.stdin.isTTY) });
+  active = rl;
+  rl.setPrompt("> ");
+  rl.prompt();
+  for await (const raw of rl) {
+    // 输入来自管道时终端不会回显，补打一遍，日志读起来才像一段对话
+    if (!process.stdin.isTTY) process.stderr.write(raw + "\n");
+    const line = raw.trim();
+    if (line === "/exit") return rl.close();
+    if (line) await handle(line);
+    rl.prompt();
+  }
+  process.stderr.write("\n"); // 输入结束（Ctrl-D）：把停在提示符后面的光标换到新的一行
+}
+
+// 在终端上问一句，回答 y 或 yes 才算同意。REPL 在跑时必须借用它的读行器：
+// 同一个 stdin 上再开一个，两个读行器会抢同一行输入
+export async function confirm(question: string): Promise<boolean> {
+  const rl = active ?? readline.createInterface({ input: process.stdin, output: process.stderr, terminal: false });
+  try {
+    const answer = await new Promise<string>((resolve) => rl.question(question, resolve));
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    if (rl !== active) rl.close();
+  }
+}
