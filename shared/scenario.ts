@@ -34,6 +34,7 @@ export interface Step {
   after: string; // 等转录里出现这段文字（从上一步之后算起）
   send?: string; // 再敲这一行（终端里就是打字加回车）
   signal?: "SIGINT"; // 或者发一个 Ctrl-C：终端里是真的按键，管道模式下是发给 harness 进程的信号
+  waitMs?: number; // 看到文字之后先等这么久再动手（比如等工具真的跑起来）
 }
 
 export interface Scenario {
@@ -202,8 +203,10 @@ function interact(file: string, steps: Step[], act: (step: Step) => void): () =>
     const text = fs.readFileSync(file, "utf8");
     const at = text.indexOf(steps[next].after, from);
     if (at < 0) return;
-    from = at + steps[next].after.length;
-    act(steps[next++]);
+    const step = steps[next++];
+    from = at + step.after.length;
+    if (step.waitMs) setTimeout(() => act(step), step.waitMs);
+    else act(step);
   }, 20);
   return () => clearInterval(timer);
 }
