@@ -2,7 +2,7 @@
 // 和 npm test 用的是同一套场景、同一个脚本模型、同一份 expected.txt。
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT, compareTranscripts, expectedPath, hasTerminalTool, listScenarios, profilesOf, runScenario } from "../shared/scenario.ts";
+import { ROOT, compareTranscripts, expectedFor, hasTerminalTool, listScenarios, profilesOf, runScenario } from "../shared/scenario.ts";
 import { chapterFromArg, chapterNumber, green, red, usageError } from "./run.ts";
 
 const usage = "npm run verify -- <章号> <你的目录>";
@@ -42,7 +42,7 @@ let skipped = 0;
 
 const results = jobs.map(({ s, profile }) =>
   slot(async () => {
-    const file = expectedPath(s);
+    const file = expectedFor(s, profile);
     if (!fs.existsSync(file)) return `场景缺少 ${path.relative(ROOT, file)}`;
     if (s.spec.tty && !terminal) return SKIPPED;
     try {

@@ -80,8 +80,14 @@ export function profilesOf(s: Scenario): Profile[] {
   return p === "all" ? PROFILES : p ?? ["deepseek"];
 }
 
-export function expectedPath(s: Scenario): string {
-  return path.join(s.dir, "expected.txt");
+export function expectedPath(s: Scenario, profile?: Profile): string {
+  return path.join(s.dir, profile ? `expected.${profile}.txt` : "expected.txt");
+}
+
+// 某家服务商的转录和别家不同时（比如 Ollama 不报缓存命中），用 expected.<服务商>.txt 单独记一份
+export function expectedFor(s: Scenario, profile: Profile): string {
+  const own = expectedPath(s, profile);
+  return fs.existsSync(own) ? own : expectedPath(s);
 }
 
 export interface RunOptions {

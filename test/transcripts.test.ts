@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { CHAPTERS, chapterDirs, compareTranscripts, expectedPath, hasTerminalTool, listScenarios, profilesOf, runScenario } from "../shared/scenario.ts";
+import { CHAPTERS, chapterDirs, compareTranscripts, expectedFor, expectedPath, hasTerminalTool, listScenarios, profilesOf, runScenario } from "../shared/scenario.ts";
 
 const update = process.env.UPDATE === "1";
 const only = process.env.CHAPTER; // CHAPTER=06 只跑这一章
@@ -22,20 +22,20 @@ describe("转录", { concurrency: 4 }, () => {
       profilesOf(s).forEach((profile, i) => {
         const skip = s.spec.tty && !terminal ? "这个场景要在伪终端里跑，需要 util-linux 的 script 命令" : false;
         it(`${chapter} / ${s.name} [${profile}]`, { skip }, async () => {
-          const file = expectedPath(s);
           const running = runScenario(s, path.join(CHAPTERS, chapter), { profile });
           if (update && i === 0) firstRuns.set(s.dir, running.then((r) => r.transcript));
           const result = await running;
-          if (update && i === 0) {
-            fs.writeFileSync(file, result.transcript);
+          if (update) {
+            // 第一家写 expected.txt；别家和它一样就不单独记，不一样就写 expected.<服务商>.txt
+            const first = await firstRuns.get(s.dir)!;
+            if (i === 0) fs.writeFileSync(expectedPath(s), result.transcript);
+            else if (result.transcript === first) fs.rmSync(expectedPath(s, profile), { force: true });
+            else fs.writeFileSync(expectedPath(s, profile), result.transcript);
             return;
           }
-          let expected: string;
-          if (update) expected = await firstRuns.get(s.dir)!;
-          else {
-            assert.ok(fs.existsSync(file), `${path.relative(process.cwd(), file)} 不存在：先跑 UPDATE=1 npm test 生成它`);
-            expected = fs.readFileSync(file, "utf8");
-          }
+          const file = expectedFor(s, profile);
+          assert.ok(fs.existsSync(file), `${path.relative(process.cwd(), file)} 不存在：先跑 UPDATE=1 npm test 生成它`);
+          const expected = fs.readFileSync(file, "utf8");
           const problem = compareTranscripts(`${chapter} / ${s.name} [${profile}]`, expected, result.transcript);
           if (problem) assert.fail(problem);
           if (s.spec.model !== "refused" && s.spec.turns.length === 0) {
