@@ -30,11 +30,13 @@ export class Registry {
   async execute(name: string, args: string): Promise<string> {
     const tool = this.tools.get(name);
     if (!tool) return `错误: 没有这个工具：${name}（可用的有：${this.names().join("、")}）`;
+    let parsed: unknown;
     try {
-      JSON.parse(args || "{}");
+      parsed = JSON.parse(args || "{}");
     } catch (e) {
       return `错误: 参数不是合法 JSON: ${(e as Error).message}`;
     }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return `错误: 参数要是一个 JSON 对象，收到的是 ${args}`;
     try {
       return await tool.execute(args || "{}");
     } catch (e) {
