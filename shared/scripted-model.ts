@@ -75,7 +75,7 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
   const normalize = options.normalize ?? ((s: string) => s);
   const requests: RecordedRequest[] = [];
   const reasoningCalls = new Set<string>(); // 带着思考内容发出的 tool_call id
-  let previousPrompt = "";
+  const previousPrompts: string[] = [];
   let callCounter = 0;
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
@@ -112,13 +112,14 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
       return sendError(res, turn.status, turn.error ?? defaultError(turn.status, body.model), headers);
     }
 
-    // 用量从请求本身算出：先归一化，再估 token；缓存命中 = 与上一次请求的最长公共前缀，按块取整
+    // 用量从请求本身算出：先归一化，再估 token；缓存命中 = 与之前任何一次请求的最长公共前缀，按块取整
+    // （服务商的缓存不只记得上一次请求：插进一次摘要请求，原来的前缀照样还在）
     const prompt = normalize(promptText(body));
     const promptTokens = estimateTokens(prompt);
-    const shared = commonPrefix(prompt, previousPrompt);
+    const shared = Math.max(0, ...previousPrompts.map((p) => commonPrefix(prompt, p)));
     const block = profile === "openai" ? 128 : 64;
     const cached = Math.floor(estimateTokens(prompt.slice(0, shared)) / block) * block;
-    previousPrompt = prompt;
+    previousPrompts.push(prompt);
 
     let reply: { content: string; calls: { id: string; name: string; arguments: string }[] };
     try {
