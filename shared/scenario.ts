@@ -104,6 +104,8 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
   const workspace = path.join(s.dir, "workspace");
   if (fs.existsSync(workspace)) fs.cpSync(workspace, work, { recursive: true });
   else fs.mkdirSync(work);
+  const homeFixture = path.join(s.dir, "home"); // 用户目录里的东西（比如 ~/.claude/skills/）
+  if (fs.existsSync(homeFixture)) fs.cpSync(homeFixture, home, { recursive: true });
   const today = new Date().toISOString().slice(0, 10);
   const paths = { today: today.replaceAll("-", ""), tmp, work, home };
   const normalizeRequest = (text: string) =>

@@ -1,0 +1,37 @@
+// prompt.ts：拼 system prompt。模型对“这台机器、这个目录、今天几号”一无所知，得我们告诉它。
+// 第 16 章改动：发现的 skill 整个附在后面——名字、描述、正文全文。（下一章会算这笔账。）
+import fs from "node:fs";
+import path from "node:path";
+import type { Skill } from "./skills.ts";
+
+export function buildSystemPrompt(cwd: string, now: Date, skills: Skill[]): string {
+  const lines = [
+    "你是一个在终端里工作的编程助手，回答简洁、准确，用中文。",
+    `工作目录：${cwd}`,
+    `操作系统：${process.platform}`,
+    `今天的日期：${localDate(now)}`,
+  ];
+  const agents = readAgentsFile(cwd);
+  if (agents) lines.push("", "以下是这个项目的说明（来自 AGENTS.md），请遵守：", agents);
+  if (skills.length > 0) {
+    lines.push("", "你有以下 skill（做事的方法）。任务对得上某个 skill 的描述时，照它的正文去做：");
+    for (const skill of skills) lines.push("", `## ${skill.name}`, skill.description, "", skill.body);
+  }
+  return lines.join("\n");
+}
+
+// AGENTS.md 是项目写给编程助手的说明书；没有这个文件是常态，不必提
+function readAgentsFile(cwd: string): string | undefined {
+  try {
+    return fs.readFileSync(path.join(cwd, "AGENTS.md"), "utf8").trim();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") console.error(`警告: 读不了 AGENTS.md，忽略：${(e as Error).message}`);
+    return undefined;
+  }
+}
+
+// 用本地时区的日期：toISOString() 给的是 UTC，北京时间早上八点前会差一天
+function localDate(d: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
