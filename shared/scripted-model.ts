@@ -26,6 +26,7 @@ export interface Expect {
 }
 
 export interface Turn {
+  when?: Expect; // 只有符合这些条件的请求才会用到这一轮（默认按顺序）
   expect?: Expect;
   content?: string; // 可以含 {{tool}}、{{tool:2}}、{{tool:1|正则}} 模板
   reasoning?: string; // 思考内容（DeepSeek 的 reasoning_content / Ollama、vLLM 的 reasoning）
@@ -76,6 +77,7 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
   const requests: RecordedRequest[] = [];
   const reasoningCalls = new Set<string>(); // 带着思考内容发出的 tool_call id
   const previousPrompts: string[] = [];
+  const used: boolean[] = [];
   let callCounter = 0;
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
@@ -89,16 +91,21 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
     } catch {
       return sendError(res, 400, "脚本模型：请求体不是合法 JSON");
     }
-    const index = requests.length;
     const record: RecordedRequest = { body, status: 200 };
     requests.push(record);
+    // 检查看的是归一化之后的请求：脚本里可以写 "$WORK"，而不必知道这次运行的临时目录
+    const seen = JSON.parse(normalize(raw));
+    // 按顺序取第一个还没用过的 turn；带 when 的 turn 只给符合条件的请求——并发的请求（几个子 agent）到达的先后不定，
+    // 靠 when 把它们各自对上自己的 turn，转录才是确定的
+    const index = script.turns.findIndex((t, i) => !used[i] && (!t.when || matches(t.when, seen)));
     const label = `第 ${index + 1} 轮`;
     const turn = script.turns[index];
+    if (turn) used[index] = true;
     try {
       checkProvider(profile, body, reasoningCalls);
-      if (!turn) throw new TurnError(`第 ${index + 1} 次请求超出了脚本（脚本只有 ${script.turns.length} 轮）`);
-      // 检查看的是归一化之后的请求：脚本里可以写 "$WORK"，而不必知道这次运行的临时目录
-      checkExpect(turn.expect, JSON.parse(normalize(raw)), label);
+      if (!turn && used.filter(Boolean).length === script.turns.length) throw new TurnError(`第 ${requests.length} 次请求超出了脚本（脚本只有 ${script.turns.length} 轮）`);
+      if (!turn) throw new TurnError(`第 ${requests.length} 次请求没有对得上 when 条件的 turn`);
+      checkExpect(turn.expect, seen, label);
     } catch (e) {
       if (!(e instanceof TurnError)) throw e;
       record.status = 400;
@@ -112,14 +119,13 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
       return sendError(res, turn.status, turn.error ?? defaultError(turn.status, body.model), headers);
     }
 
-    // 用量从请求本身算出：先归一化，再估 token；缓存命中 = 与之前任何一次请求的最长公共前缀，按块取整
+    // 用量从请求本身算出：先归一化，再估 token；缓存命中 = 与之前任何一次已经答完的请求的最长公共前缀，按块取整
     // （服务商的缓存不只记得上一次请求：插进一次摘要请求，原来的前缀照样还在）
     const prompt = normalize(promptText(body));
     const promptTokens = estimateTokens(prompt);
     const shared = Math.max(0, ...previousPrompts.map((p) => commonPrefix(prompt, p)));
     const block = profile === "openai" ? 128 : 64;
     const cached = Math.floor(estimateTokens(prompt.slice(0, shared)) / block) * block;
-    previousPrompts.push(prompt);
 
     let reply: { content: string; calls: { id: string; name: string; arguments: string }[] };
     try {
@@ -151,7 +157,8 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
     }
     if (!body.stream) {
       res.writeHead(200, { "content-type": "application/json" });
-      return res.end(JSON.stringify(completion(profile, answer)));
+      res.end(JSON.stringify(completion(profile, answer)));
+      return previousPrompts.push(prompt);
     }
     const events = streamChunks(profile, answer, body.stream_options?.include_usage === true)
       .map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`)
@@ -159,6 +166,8 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     await writeSlices(res, events, turn.chunkBytes, turn.dropAfterBytes);
     res.end();
+    // 回答完了，这个前缀才进缓存：同时在途的几个请求（并发的子 agent）互相命中不了，和真服务一样
+    previousPrompts.push(prompt);
   }
 
   const server = http.createServer((req, res) => {
@@ -195,6 +204,16 @@ function checkProvider(profile: Profile, body: any, reasoningCalls: Set<string>)
         throw new TurnError("DeepSeek 思考模式：带 tool_calls 的 assistant 消息必须带回 reasoning_content");
       }
     }
+  }
+}
+
+function matches(when: Expect, body: any): boolean {
+  try {
+    checkExpect(when, body, "");
+    return true;
+  } catch (e) {
+    if (e instanceof TurnError) return false;
+    throw e;
   }
 }
 

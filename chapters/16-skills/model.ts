@@ -72,7 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ModelConfig {
   const retry = {
     retries: count(env, "HARNESS_RETRIES", 3),
     baseMs: count(env, "HARNESS_RETRY_BASE_MS", 1000),
-    timeoutMs: count(env, "HARNESS_TIMEOUT_MS", 600_000),
+    timeoutMs: Math.max(1, count(env, "HARNESS_TIMEOUT_MS", 600_000)), // 0 毫秒的超时等于每个请求都立刻失败
   };
   return { baseUrl, apiKey, model: env.HARNESS_MODEL || "deepseek-chat", retry };
 }

@@ -20,13 +20,14 @@ export async function withRetry<T>(policy: RetryPolicy, attempt: (signal: AbortS
       if (interrupt?.aborted) throw interrupt.reason; // 用户不要了，就别再试
       const error = asModelError(e, policy);
       if (!error.retryable) throw error;
+      if (policy.retries === 0) throw error;
       if (tries > policy.retries) throw new ModelError(`重试 ${policy.retries} 次后仍然失败：${error.message}`);
-      // 服务端说了等多久就等多久；没说就指数退避：一群客户端同时被拒，不能再同时涌回来，所以加抖动
-      const planned = error.retryAfterMs ?? Math.min(MAX_WAIT_MS, policy.baseMs * 2 ** (tries - 1));
+      // 服务端说了等多久就等多久（最多一分钟）；没说就指数退避：一群客户端同时被拒，不能再同时涌回来，所以加抖动
+      const planned = Math.min(MAX_WAIT_MS, error.retryAfterMs ?? policy.baseMs * 2 ** (tries - 1));
       const why = error.retryAfterMs === undefined ? "" : "（服务端用 Retry-After 要求的）";
       console.error(`警告: ${error.message}——约 ${(planned / 1000).toFixed(1)} 秒后重试${why}（第 ${tries}/${policy.retries} 次）`);
-      const wait = error.retryAfterMs ?? planned * (0.5 + Math.random() / 2);
-      await sleep(Math.min(wait, MAX_WAIT_MS), interrupt);
+      const wait = error.retryAfterMs === undefined ? planned * (0.5 + Math.random() / 2) : planned;
+      await sleep(wait, interrupt);
     }
   }
 }
