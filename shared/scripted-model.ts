@@ -193,6 +193,17 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
 
 // 服务商自己的规矩：违反了，真服务也会回 400
 function checkProvider(profile: Profile, body: any, reasoningCalls: Set<string>) {
+  // 所有服务商都要求：每条 tool 消息回应的是前面某个 tool_call，每个 tool_call 在下一条 user/assistant 之前都有结果
+  const pending = new Set<string>();
+  for (const m of body.messages ?? []) {
+    if (m.role === "tool") {
+      if (!pending.delete(m.tool_call_id)) throw new TurnError(`tool 消息（tool_call_id ${m.tool_call_id}）前面没有对应的 tool_call`);
+      continue;
+    }
+    if (pending.size > 0) throw new TurnError(`tool_call ${[...pending].join("、")} 没有结果`);
+    for (const c of m.tool_calls ?? []) pending.add(c.id);
+  }
+  if (pending.size > 0) throw new TurnError(`tool_call ${[...pending].join("、")} 没有结果`);
   if (profile === "vllm") {
     if (Array.isArray(body.tools) && body.tools.length === 0) throw new TurnError("vLLM 拒绝空的 tools 数组（tools: []）");
     if (body.stream_options && body.stream !== true) throw new TurnError("vLLM 拒绝没有 stream: true 的 stream_options");

@@ -1,6 +1,6 @@
 // agent.ts：agent 循环。一轮 = 一次请求 + 执行这次回答里的全部工具调用；
 // 模型不再调用工具，这一问就答完了。
-// 第 15 章改动：每轮请求之前，上下文估算超过阈值就先压缩。
+// 第 15 章改动：每轮请求之前，上下文估算超过阈值就先压缩；每轮结束时存一次会话。
 import { fitBudget } from "./budget.ts";
 import { compactIfNeeded } from "./compact.ts";
 import { chat, type Message, type ModelConfig, type Reply } from "./model.ts";
@@ -14,6 +14,7 @@ export interface AgentOptions {
   maxRounds: number;
   budget: number; // 一个工具结果最多交给模型多少字符
   compactAt: number; // 上下文估算超过这么多 tokens 就压缩
+  save?: () => void; // 每轮结束时调用：压缩会换掉历史里较早的消息，换掉之前它们得已经存进会话文件
   signal?: AbortSignal; // 用户按了 Ctrl-C
 }
 
@@ -41,6 +42,7 @@ export async function runAgent(history: Message[], opts: AgentOptions): Promise<
         : await opts.registry.execute(call.function.name, call.function.arguments, opts.signal);
       history.push({ role: "tool", tool_call_id: call.id, content: fitBudget(result, opts.budget) });
     }
+    opts.save?.();
     opts.signal?.throwIfAborted();
   }
   throw new RoundLimitError(`已经跑了 ${opts.maxRounds} 轮，模型还在调用工具，先停下（上限由 HARNESS_MAX_ROUNDS 设置）`);

@@ -54,7 +54,7 @@ async function main() {
   async function turn(prompt: string) {
     history.push({ role: "user", content: prompt });
     try {
-      await runAgent(history, { config, registry, maxRounds, budget, compactAt, signal: interrupter.begin() });
+      await runAgent(history, { config, registry, maxRounds, budget, compactAt, save: () => saveSession(session, history), signal: interrupter.begin() });
     } catch (e) {
       // 轮数到顶、被中断时历史是完整的，照样存；模型服务出错时这一问会被撤掉，不存
       if (e instanceof RoundLimitError || e instanceof InterruptError) saveSession(session, history);

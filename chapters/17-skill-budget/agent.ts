@@ -14,6 +14,7 @@ export interface AgentOptions {
   maxRounds: number;
   budget: number; // 一个工具结果最多交给模型多少字符
   compactAt: number; // 上下文估算超过这么多 tokens 就压缩
+  save?: () => void; // 每轮结束时调用：压缩会换掉历史里较早的消息，换掉之前它们得已经存进会话文件
   signal?: AbortSignal; // 用户按了 Ctrl-C
 }
 
@@ -41,6 +42,7 @@ export async function runAgent(history: Message[], opts: AgentOptions): Promise<
         : await opts.registry.execute(call.function.name, call.function.arguments, opts.signal);
       history.push({ role: "tool", tool_call_id: call.id, content: fitBudget(result, opts.budget) });
     }
+    opts.save?.();
     opts.signal?.throwIfAborted();
   }
   throw new RoundLimitError(`已经跑了 ${opts.maxRounds} 轮，模型还在调用工具，先停下（上限由 HARNESS_MAX_ROUNDS 设置）`);

@@ -71,7 +71,7 @@ async function main() {
     history.push({ role: "user", content: prompt });
     const nestedBefore = ledger.nestedInput;
     try {
-      await runAgent(history, { config, registry, maxRounds, budget, compactAt, ledger, signal: interrupter.begin() });
+      await runAgent(history, { config, registry, maxRounds, budget, compactAt, ledger, save: () => saveSession(session, history), signal: interrupter.begin() });
       if (ledger.nestedInput > nestedBefore) console.error(ledger.line());
     } catch (e) {
       // 轮数到顶、被中断时历史是完整的，照样存；模型服务出错时这一问会被撤掉，不存
