@@ -22,6 +22,7 @@ export interface ScenarioSpec {
   model?: "scripted" | "refused"; // refused：指向一个没人监听的端口
   profiles?: Profile[] | "all"; // 用哪几家服务商的形状各跑一遍，转录必须一样
   setup?: string; // 开跑之前在工作目录里执行的 bash 命令（建符号链接、git init……）
+  mcp?: object; // 写成工作目录里的 mcp.json；字符串里的 $NODE、$TSX、$ROOT、$WORK 换成这台机器上的实际值
   tty?: boolean; // 在伪终端里跑（util-linux 的 script）：stdin 是终端，可以被问 y/N
   runs?: { args?: string[]; stdin?: string }[]; // 在同一个工作目录里接连运行几次（代替 args、stdin）
   interact?: Step[]; // 输出里出现某段文字之后要做的事：敲一行字，或者按 Ctrl-C
@@ -48,6 +49,7 @@ export interface RunResult {
   transcript: string; // 已归一化，含退出码行
   exitCode: number | null;
   requests: number;
+  leftovers: string[]; // harness 退出后还活着、工作目录还在临时目录里的进程（只在 Linux 上查得到）
 }
 
 export function chapterDirs(): string[] {
@@ -104,6 +106,11 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
   const workspace = path.join(s.dir, "workspace");
   if (fs.existsSync(workspace)) fs.cpSync(workspace, work, { recursive: true });
   else fs.mkdirSync(work);
+  if (s.spec.mcp) {
+    const values: Record<string, string> = { $NODE: process.execPath, $TSX: TSX, $ROOT: ROOT, $WORK: work };
+    const json = JSON.stringify(s.spec.mcp, null, 2).replace(/\$(NODE|TSX|ROOT|WORK)/g, (v) => values[v]);
+    fs.writeFileSync(path.join(work, "mcp.json"), json);
+  }
   const homeFixture = path.join(s.dir, "home"); // 用户目录里的东西（比如 ~/.claude/skills/）
   if (fs.existsSync(homeFixture)) fs.cpSync(homeFixture, home, { recursive: true });
   const today = new Date().toISOString().slice(0, 10);
@@ -173,11 +180,39 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
     let transcript = normalizeTranscript(fs.readFileSync(out, "utf8"), paths);
     // 终端的控制序列（光标移动、清行）和回车符不是内容
     if (s.spec.tty) transcript = transcript.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r+\n/g, "\n").replace(/\r/g, "");
-    return { transcript, exitCode, requests: model.requests.length };
+    return { transcript, exitCode, requests: model.requests.length, leftovers: await leftoverProcesses(tmp) };
   } finally {
     await model.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+// harness 退出以后，还有没有进程的工作目录在这次运行的临时目录里（bash 留下的后台命令、没关掉的 MCP 服务器）。
+// 给刚被杀的进程一点时间咽气；查到的最后都杀掉，免得拖累后面的测试
+async function leftoverProcesses(tmp: string): Promise<string[]> {
+  if (process.platform !== "linux") return [];
+  const find = () =>
+    fs.readdirSync("/proc").filter((pid) => {
+      if (!/^\d+$/.test(pid)) return false;
+      try {
+        const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+        const state = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0];
+        return (cwd === tmp || cwd.startsWith(tmp + "/")) && state !== "Z";
+      } catch {
+        return false; // 进程已经没了，或者看不到它
+      }
+    });
+  for (let i = 0; i < 25 && find().length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+  return find().map((pid) => {
+    let cmd = "";
+    try {
+      cmd = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+      process.kill(Number(pid), "SIGKILL");
+    } catch {
+      // 刚好自己退出了
+    }
+    return `${pid} ${cmd}`;
+  });
 }
 
 // 转录里显示命令行时，带空格或特殊字符的参数加上引号

@@ -38,6 +38,7 @@ describe("转录", { concurrency: 4 }, () => {
           const expected = fs.readFileSync(file, "utf8");
           const problem = compareTranscripts(`${chapter} / ${s.name} [${profile}]`, expected, result.transcript);
           if (problem) assert.fail(problem);
+          assert.deepEqual(result.leftovers, [], "harness 退出后不该留下任何进程");
           if (s.spec.model !== "refused" && s.spec.turns.length === 0) {
             assert.equal(result.requests, 0, "这个场景不该发出任何请求");
           }
