@@ -76,11 +76,11 @@ export function demoScenario(chapter: string): Scenario | undefined {
 }
 
 // 在脚本模型上把演示场景直接播到终端，返回退出码
-export async function playDemo(chapter: string): Promise<number> {
+export async function playDemo(chapter: string, options: { realClock?: boolean } = {}): Promise<number> {
   const s = demoScenario(chapter);
   if (!s) usageError(`第 ${chapterNumber(chapter)} 章还没有场景（shared/fixtures/${chapter}/ 是空的），没有可演示的`);
   const about = s.spec.description ? `：${s.spec.description}` : "";
   console.error(dim(`[演示] 第 ${chapterNumber(chapter)} 章 · ${s.name}${about}（脚本模型，离线）`, process.stderr));
-  const result = await whileChildRuns(runScenario(s, path.join(CHAPTERS, chapter), { live: true }));
+  const result = await whileChildRuns(runScenario(s, path.join(CHAPTERS, chapter), { live: true, ...options }));
   return result.exitCode ?? 1;
 }

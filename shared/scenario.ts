@@ -50,6 +50,7 @@ export interface RunResult {
   exitCode: number | null;
   requests: number;
   leftovers: string[]; // harness 退出后还活着、工作目录还在临时目录里的进程（只在 Linux 上查得到）
+  bodies: any[]; // 脚本模型收到的每个请求体（练习的检查器要看工具结果）
 }
 
 export function chapterDirs(): string[] {
@@ -95,6 +96,7 @@ export function expectedFor(s: Scenario, profile: Profile): string {
 export interface RunOptions {
   profile?: Profile;
   live?: boolean; // 直接输出到终端（npm run demo），不收集转录
+  realClock?: boolean; // 去掉 mcp.json 里的 TIMESERVER_NOW，让时间服务器用真的时钟（npm start）
 }
 
 // 在 impl 目录（某一章，或读者自己的实现）里跑一个场景
@@ -108,7 +110,8 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
   else fs.mkdirSync(work);
   if (s.spec.mcp) {
     const values: Record<string, string> = { $NODE: process.execPath, $TSX: TSX, $ROOT: ROOT, $WORK: work };
-    const json = JSON.stringify(s.spec.mcp, null, 2).replace(/\$(NODE|TSX|ROOT|WORK)/g, (v) => values[v]);
+    const drop = (key: string, value: unknown) => (opts.realClock && key === "TIMESERVER_NOW" ? undefined : value);
+    const json = JSON.stringify(s.spec.mcp, drop, 2).replace(/\$(NODE|TSX|ROOT|WORK)/g, (v) => values[v]);
     fs.writeFileSync(path.join(work, "mcp.json"), json);
   }
   const homeFixture = path.join(s.dir, "home"); // 用户目录里的东西（比如 ~/.claude/skills/）
@@ -180,7 +183,8 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
     let transcript = normalizeTranscript(fs.readFileSync(out, "utf8"), paths);
     // 终端的控制序列（光标移动、清行）和回车符不是内容
     if (s.spec.tty) transcript = transcript.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r+\n/g, "\n").replace(/\r/g, "");
-    return { transcript, exitCode, requests: model.requests.length, leftovers: await leftoverProcesses(tmp) };
+    const bodies = model.requests.map((r) => r.body);
+    return { transcript, exitCode, requests: bodies.length, bodies, leftovers: await leftoverProcesses(tmp) };
   } finally {
     await model.close();
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -16,6 +16,7 @@ export interface ScriptedToolCall {
 export interface Expect {
   stream?: boolean;
   tools?: string[]; // 声明的工具名，按顺序完全一致
+  toolsInclude?: string[]; // 这些名字必须出现在 tools 里
   toolsExclude?: string[]; // 这些名字不许出现在 tools 里
   system?: string; // system 消息包含
   systemExcludes?: string; // system 消息不包含
@@ -239,6 +240,7 @@ function checkExpect(expect: Expect | undefined, body: any, label: string) {
   const last = (role: string) => [...messages].reverse().find((m) => m.role === role);
   if (expect.stream !== undefined && Boolean(body.stream) !== expect.stream) fail(`stream 应为 ${expect.stream}`, body.stream);
   if (expect.tools && JSON.stringify(tools) !== JSON.stringify(expect.tools)) fail(`tools 应为 ${JSON.stringify(expect.tools)}`, tools);
+  for (const name of expect.toolsInclude ?? []) if (!tools.includes(name)) fail(`tools 里应该有 ${name}`, tools);
   for (const name of expect.toolsExclude ?? []) if (tools.includes(name)) fail(`tools 里不该有 ${name}`, tools);
   if (expect.system !== undefined && !text(last("system")).includes(expect.system)) fail(`system 应包含 "${expect.system}"`, text(last("system")));
   if (expect.systemExcludes !== undefined && text(last("system")).includes(expect.systemExcludes)) fail(`system 不该包含 "${expect.systemExcludes}"`, text(last("system")));

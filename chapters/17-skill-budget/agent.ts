@@ -1,6 +1,6 @@
 // agent.ts：agent 循环。一轮 = 一次请求 + 执行这次回答里的全部工具调用；
 // 模型不再调用工具，这一问就答完了。
-// 第 15 章改动：每轮请求之前，上下文估算超过阈值就先压缩。
+// 第 15 章改动：每轮请求之前，上下文估算超过阈值就先压缩；每轮结束时存一次会话。
 import { fitBudget } from "./budget.ts";
 import { compactIfNeeded } from "./compact.ts";
 import { chat, type Message, type ModelConfig, type Reply } from "./model.ts";

@@ -62,7 +62,7 @@ export function loadSession(cwd: string, id?: string): { session: Session; histo
 
 // 把 history 里还没写进去的消息追加到文件末尾。新会话的第一次保存用 "wx"：文件已经存在就报错，
 // 绝不覆盖别人的会话
-// 压缩之后，摘要那一条是新的，也会追加进去：文件里留着完整的原文，再接着摘要和之后的对话
+// 压缩之后，摘要那一条是新的，也会追加进去：文件里留着完整的原文（每轮都存，压缩前该存的已经存了），再接着摘要和之后的对话
 export function saveSession(session: Session, history: Message[]): void {
   const fresh = history.filter((m) => !session.saved.has(m));
   if (fresh.length === 0) return;

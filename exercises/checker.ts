@@ -1,0 +1,63 @@
+// 练习检查器的公共部分。每个练习的 check.ts 导出一组要求；每条要求跑一个场景（exercises/<练习>/checks/<场景>/），
+// 再看脚本模型收到的请求——读者的实现措辞各不相同，所以查的是行为（工具结果里有没有“超时”、调用有没有被拒绝），
+// 不是逐字比对转录。
+import fs from "node:fs";
+import path from "node:path";
+import { runScenario, type RunResult, type Scenario, type ScenarioSpec } from "../shared/scenario.ts";
+
+export interface Requirement {
+  name: string; // 要求，一句话
+  scenario: string; // checks/ 下的场景目录名
+  // 通过返回 undefined；不通过返回“期望……，实际……”，读者照着就能改
+  check(run: RunResult): string | undefined;
+}
+
+export interface Outcome {
+  requirement: Requirement;
+  problem: string | undefined;
+  transcript: string;
+}
+
+export async function runRequirements(exerciseDir: string, requirements: Requirement[], impl: string): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (const requirement of requirements) {
+    const dir = path.join(exerciseDir, "checks", requirement.scenario);
+    const spec = JSON.parse(fs.readFileSync(path.join(dir, "scenario.json"), "utf8")) as ScenarioSpec;
+    const scenario: Scenario = { chapter: "22-mcp-client", name: requirement.scenario, dir, spec };
+    const run = await runScenario(scenario, impl);
+    outcomes.push({ requirement, problem: requirement.check(run), transcript: run.transcript });
+  }
+  return outcomes;
+}
+
+// ---- 写检查时常用的几样 ----
+
+// 第 n 次请求（从 1 数）里全部的 tool 消息内容：第 n 次请求带着的，正是上一轮工具的结果
+export function toolResults(run: RunResult, request: number): string[] {
+  const body = run.bodies[request - 1];
+  if (!body) return [];
+  const messages: any[] = body.messages ?? [];
+  // 只要最后一条 assistant 之后的那些：也就是上一轮的结果
+  const lastAssistant = messages.map((m) => m.role).lastIndexOf("assistant");
+  return messages.slice(lastAssistant + 1).filter((m) => m.role === "tool").map((m) => String(m.content));
+}
+
+export function toolNames(run: RunResult, request: number): string[] {
+  return (run.bodies[request - 1]?.tools ?? []).map((t: any) => t.function?.name);
+}
+
+export function systemPrompt(run: RunResult, request: number): string {
+  const first = run.bodies[request - 1]?.messages?.[0];
+  return first?.role === "system" ? String(first.content) : "";
+}
+
+export function promptTokens(run: RunResult, request: number): number | undefined {
+  const match = run.transcript.match(new RegExp(`\\[round ${request} 输入 (\\d+) tokens`));
+  return match ? Number(match[1]) : undefined;
+}
+
+export function describe(value: unknown): string {
+  if (value === undefined) return "（没有）";
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text.length > 300 ? text.slice(0, 300) + "…" : text;
+}

@@ -1,0 +1,33 @@
+// npm run check -- 22-1 <目录>：拿练习的检查器检查一个目录（你改好的第 22 章），逐条说清哪条要求过了、哪条没过。
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { runRequirements, type Requirement } from "../exercises/checker.ts";
+import { ROOT } from "../shared/scenario.ts";
+import { green, red, usageError } from "./run.ts";
+
+const [id, dirArg] = process.argv.slice(2);
+const exercises = fs.readdirSync(path.join(ROOT, "exercises")).filter((d) => fs.existsSync(path.join(ROOT, "exercises", d, "check.ts")));
+const usage = `用法: npm run check -- <练习> <你的目录>（练习：${exercises.map((d) => d.split("-").slice(0, 2).join("-")).join("、")}）`;
+const exercise = id ? exercises.find((d) => d === id || d.startsWith(id + "-")) : undefined;
+if (!exercise) usageError(id ? `没有练习 ${id}。${usage}` : usage);
+if (!dirArg) usageError(`还缺你的目录。${usage}`);
+const impl = path.resolve(process.env.INIT_CWD ?? process.cwd(), dirArg);
+if (!fs.existsSync(path.join(impl, "main.ts"))) usageError(`${dirArg} 里没有 main.ts：请给出你改好的那一份第 22 章所在的目录`);
+
+const exerciseDir = path.join(ROOT, "exercises", exercise);
+const { requirements } = (await import(pathToFileURL(path.join(exerciseDir, "check.ts")).href)) as { requirements: Requirement[] };
+console.log(`检查 ${exercise}：${path.relative(process.cwd(), impl) || "."}`);
+const outcomes = await runRequirements(exerciseDir, requirements, impl);
+for (const { requirement, problem, transcript } of outcomes) {
+  if (!problem) {
+    console.log(green(`✓ ${requirement.name}`, process.stdout));
+    continue;
+  }
+  console.log(red(`✗ ${requirement.name}`, process.stdout));
+  console.log(problem.split("\n").map((l) => "    " + l).join("\n"));
+  if (process.env.VERBOSE) console.log(transcript.split("\n").map((l) => "    | " + l).join("\n"));
+}
+const failed = outcomes.filter((o) => o.problem).length;
+console.log(`${exercise}：${outcomes.length - failed} 条通过，${failed} 条没通过${failed ? "（VERBOSE=1 看完整输出）" : ""}`);
+process.exitCode = failed > 0 ? 1 : 0;

@@ -1,0 +1,378 @@
+// 第 22 章的时间服务器（timeserver/main.ts）：真起进程，在 stdio 上一行一行地收发，检查协议行为。
+import assert from "node:assert/strict";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as delay } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const TSX = import.meta.resolve("tsx");
+const NOW_SHANGHAI = "2026-08-07T14:03:09+08:00";
+
+type Json = Record<string, any>;
+
+// 一个跑着的服务器：往 stdin 写原始字节，从 stdout 按行取
+class Server {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly lines: string[] = []; // stdout 上出现过的每一行，最后检查它们全是 JSON
+  stdout = "";
+  stderr = "";
+  readonly exited: Promise<number | null>;
+  private queue: string[] = [];
+  private waiters: ((line: string) => void)[] = [];
+
+  constructor(env: Record<string, string>) {
+    const base: Record<string, string> = { PATH: process.env.PATH ?? "" };
+    this.child = spawn(process.execPath, ["--import", TSX, "timeserver/main.ts"], { cwd: ROOT, env: { ...base, ...env } });
+    let buf = Buffer.alloc(0);
+    this.child.stdout.on("data", (chunk: Buffer) => {
+      this.stdout += chunk.toString("latin1"); // 只用来看有没有多余字节，按字节保留
+      buf = Buffer.concat([buf, chunk]);
+      let nl: number;
+      while ((nl = buf.indexOf(0x0a)) !== -1) {
+        const line = buf.subarray(0, nl).toString("utf8");
+        buf = buf.subarray(nl + 1);
+        this.lines.push(line);
+        const waiter = this.waiters.shift();
+        if (waiter) waiter(line);
+        else this.queue.push(line);
+      }
+    });
+    this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString("utf8")));
+    this.exited = new Promise((resolve) => this.child.on("close", (code) => resolve(code))); // close：stdout 也读完了
+    servers.push(this);
+  }
+
+  // 退出码；3 秒还没退出就失败（而不是让测试挂住）
+  async exitCode(): Promise<number | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`3 秒内没有退出；stderr: ${this.stderr}`)), 3000);
+    });
+    try {
+      return await Promise.race([this.exited, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  write(data: string | Buffer): void {
+    this.child.stdin.write(data);
+  }
+
+  // 下一行输出；2 秒没来就失败（而不是让测试挂住）
+  async nextLine(): Promise<string> {
+    const ready = this.queue.shift();
+    if (ready !== undefined) return ready;
+    return await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`2 秒内没有输出；stderr: ${this.stderr}`)), 2000);
+      this.waiters.push((line) => {
+        clearTimeout(timer);
+        resolve(line);
+      });
+    });
+  }
+
+  async next(): Promise<Json> {
+    return JSON.parse(await this.nextLine());
+  }
+
+  // 发一个请求，取下一行，确认它就是这个请求的答复
+  async request(method: string, params?: unknown, id: string | number = ++lastId): Promise<Json> {
+    this.write(JSON.stringify({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) }) + "\n");
+    const reply = await this.next();
+    assert.equal(reply.jsonrpc, "2.0");
+    assert.equal(reply.id, id, `答复的 id 不对: ${JSON.stringify(reply)}`);
+    return reply;
+  }
+
+  async call(name: string, args?: unknown): Promise<{ text: string; isError: boolean }> {
+    const reply = await this.request("tools/call", args === undefined ? { name } : { name, arguments: args });
+    assert.ok(reply.result, `应当是 result: ${JSON.stringify(reply)}`);
+    assert.equal(reply.result.content.length, 1);
+    assert.equal(reply.result.content[0].type, "text");
+    return { text: reply.result.content[0].text, isError: reply.result.isError === true };
+  }
+
+  async days(start: unknown, end: unknown): Promise<string> {
+    const r = await this.call("days_between", { start, end });
+    assert.equal(r.isError, false, r.text);
+    return r.text;
+  }
+}
+
+let lastId = 100;
+const servers: Server[] = [];
+
+// 所有服务器一开始就同时起（每个 tsx 进程要几百毫秒），各组测试各用各的
+const BAD_NOW = ["明天", "2026-02-30T10:00:00", "2026-08-07", "2026-08-07T25:00:00+08:00"];
+let s: Server; // 大部分协议测试共用这一个
+let ny: Server;
+let berlin: Server;
+let live: Server;
+let badNow: Server[];
+before(() => {
+  s = new Server({ TZ: "Asia/Shanghai", TIMESERVER_NOW: NOW_SHANGHAI });
+  ny = new Server({ TZ: "America/New_York", TIMESERVER_NOW: NOW_SHANGHAI });
+  berlin = new Server({ TZ: "Europe/Berlin", TIMESERVER_NOW: "2026-03-29T12:00:00" });
+  live = new Server({ TZ: "UTC" });
+  badNow = BAD_NOW.map((value) => new Server({ TIMESERVER_NOW: value }));
+});
+
+// 一个进程也不留下
+after(() => {
+  for (const s of servers) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill("SIGKILL");
+});
+
+describe("timeserver 协议", () => {
+  it("启动时一声不吭：stderr 是空的（第 22 章几个服务器同时启动，各自的启动日志先后不定）", async () => {
+    await s.request("ping");
+    assert.equal(s.stderr, "");
+  });
+
+  it("initialize：认识的版本原样答复，不认识的答 2024-11-05", async () => {
+    for (const [asked, expected] of [
+      ["2024-11-05", "2024-11-05"],
+      ["2025-03-26", "2025-03-26"],
+      ["2025-06-18", "2025-06-18"],
+      ["2025-11-25", "2025-11-25"],
+      ["2099-01-01", "2024-11-05"],
+      [42, "2024-11-05"],
+    ] as const) {
+      const reply = await s.request("initialize", {
+        protocolVersion: asked,
+        capabilities: {},
+        clientInfo: { name: "test", version: "0" },
+      });
+      assert.deepEqual(reply.result, {
+        protocolVersion: expected,
+        capabilities: { tools: {} },
+        serverInfo: { name: "timeserver", version: "0.1" },
+      });
+    }
+    const bare = await s.request("initialize");
+    assert.equal(bare.result.protocolVersion, "2024-11-05");
+  });
+
+  it("tools/list：两个工具，schema 和中文描述", async () => {
+    const { tools } = (await s.request("tools/list", {})).result;
+    assert.deepEqual(
+      tools.map((t: Json) => t.name),
+      ["current_time", "days_between"],
+    );
+    const [now, days] = tools;
+    assert.deepEqual(now.inputSchema, { type: "object", properties: {} });
+    assert.equal(days.inputSchema.type, "object");
+    assert.deepEqual(days.inputSchema.required, ["start", "end"]);
+    assert.deepEqual(Object.keys(days.inputSchema.properties), ["start", "end"]);
+    for (const key of ["start", "end"]) {
+      assert.equal(days.inputSchema.properties[key].type, "string");
+      assert.match(days.inputSchema.properties[key].description, /YYYY-MM-DD/);
+    }
+    for (const t of tools) assert.match(t.description, /[\u4e00-\u9fff]/, "描述应当是中文");
+    assert.match(days.description, /2026-01-02/, "描述里要有一个格式示例日期");
+    // 没有 params 也行
+    assert.equal((await s.request("tools/list")).result.tools.length, 2);
+  });
+
+  it("current_time：TIMESERVER_NOW 带时区偏移，按本地时区（TZ）显示", async () => {
+    assert.deepEqual(await s.call("current_time"), { text: "2026-08-07 14:03:09 星期五", isError: false });
+    assert.deepEqual(await s.call("current_time", {}), { text: "2026-08-07 14:03:09 星期五", isError: false });
+  });
+
+  it("days_between：正、负、零", async () => {
+    assert.equal(await s.days("2026-08-07", "2027-01-01"), "147 天");
+    assert.equal(await s.days("2027-01-01", "2026-08-07"), "-147 天");
+    assert.equal(await s.days("2026-01-02", "2026-01-02"), "0 天");
+    assert.equal(await s.days("1969-12-31", "1970-01-02"), "2 天");
+    assert.equal(await s.days("0099-12-31", "0100-01-01"), "1 天"); // Date.UTC 会把 99 年当成 1999 年
+  });
+
+  it("days_between：闰年", async () => {
+    assert.equal(await s.days("2024-02-28", "2024-03-01"), "2 天");
+    assert.equal(await s.days("2025-02-28", "2025-03-01"), "1 天");
+    assert.equal(await s.days("2024-02-29", "2024-03-01"), "1 天");
+    assert.equal(await s.days("2024-01-01", "2025-01-01"), "366 天");
+    assert.equal(await s.days("2000-02-29", "2000-03-01"), "1 天");
+  });
+
+  it("days_between：不存在的日期、格式不对、缺参数 → isError，说清是哪个参数、要什么格式", async () => {
+    const bad: [unknown, unknown, "start" | "end"][] = [
+      ["2026-02-30", "2026-03-01", "start"],
+      ["2026-01-01", "2026-13-01", "end"],
+      ["26-1-2", "2026-01-02", "start"],
+      ["2026-01-02", "2026-1-2", "end"],
+      ["2025-02-29", "2025-03-01", "start"],
+      ["1900-02-29", "1900-03-01", "start"],
+      ["2026-00-10", "2026-01-01", "start"],
+      ["2026-01-01", "2026-01-00", "end"],
+      ["2026-01-01", "2026-04-31", "end"],
+      [" 2026-01-02", "2026-01-02", "start"],
+      ["2026-01-02T00:00:00", "2026-01-02", "start"],
+      [20260102, "2026-01-02", "start"],
+      ["2026-01-02", null, "end"],
+      [undefined, "2026-01-02", "start"],
+      ["2026-01-02", undefined, "end"],
+    ];
+    for (const [start, end, culprit] of bad) {
+      const r = await s.call("days_between", { start, end });
+      assert.equal(r.isError, true, `${start} → ${end} 应当是 isError，得到 ${r.text}`);
+      assert.ok(r.text.includes(culprit), `应当点名 ${culprit}: ${r.text}`);
+      assert.ok(!r.text.includes(culprit === "start" ? "end" : "start"), `不该点名另一个参数: ${r.text}`);
+      assert.match(r.text, /YYYY-MM-DD/);
+    }
+    const none = await s.call("days_between");
+    assert.equal(none.isError, true);
+    assert.match(none.text, /start/);
+  });
+
+  it("未知工具 → isError 结果，不是协议错误", async () => {
+    const r = await s.call("no_such_tool", {});
+    assert.equal(r.isError, true);
+    assert.match(r.text, /no_such_tool/);
+  });
+
+  it("id 可以是 0 和字符串，原样带回", async () => {
+    assert.deepEqual(await s.request("ping", undefined, 0), { jsonrpc: "2.0", id: 0, result: {} });
+    assert.deepEqual(await s.request("ping", undefined, "abc"), { jsonrpc: "2.0", id: "abc", result: {} });
+    assert.deepEqual(await s.request("ping", {}, "1"), { jsonrpc: "2.0", id: "1", result: {} });
+    assert.deepEqual(await s.request("ping", undefined, -7), { jsonrpc: "2.0", id: -7, result: {} });
+  });
+
+  it("不是 JSON 的一行 → -32700（id null），然后照常服务", async () => {
+    s.write("{not json\n");
+    const reply = await s.next();
+    assert.equal(reply.id, null);
+    assert.equal(reply.error.code, -32700);
+    assert.equal(typeof reply.error.message, "string");
+    assert.equal((await s.request("ping")).result !== undefined, true);
+  });
+
+  it("不是请求对象的 JSON → -32600（id null）", async () => {
+    for (const line of ["[1,2]", "42", '"ping"', "null", "true", '{"jsonrpc":"2.0","id":null,"method":"ping"}', '{"jsonrpc":"2.0","id":{},"method":"ping"}']) {
+      s.write(line + "\n");
+      const reply = await s.next();
+      assert.equal(reply.id, null, line);
+      assert.equal(reply.error.code, -32600, line);
+    }
+    // id 读得出来时带回它
+    s.write('{"jsonrpc":"2.0","id":9}\n');
+    assert.deepEqual((await s.next()).error.code, -32600);
+    s.write('{"id":10,"method":"ping"}\n');
+    const noVersion = await s.next();
+    assert.equal(noVersion.id, 10);
+    assert.equal(noVersion.error.code, -32600);
+  });
+
+  it("未知方法 → -32601", async () => {
+    for (const method of ["resources/list", "no/such", "toString", "__proto__"]) {
+      const reply = await s.request(method, {});
+      assert.equal(reply.error.code, -32601, method);
+      assert.equal(reply.result, undefined);
+    }
+  });
+
+  it("参数形状不对 → -32602", async () => {
+    for (const params of [{}, { arguments: {} }, { name: 42 }, { name: "days_between", arguments: "x" }, { name: "current_time", arguments: [] }, [1], "x"]) {
+      const reply = await s.request("tools/call", params);
+      assert.equal(reply.error?.code, -32602, JSON.stringify(params));
+    }
+  });
+
+  it("通知一律不答复（先发通知再 ping，下一行就是 ping 的答复）", async () => {
+    s.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    s.write('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"x"}}\n');
+    s.write('{"jsonrpc":"2.0","method":"no/such/notification"}\n');
+    s.write('{"jsonrpc":"2.0","method":"tools/call","params":{"name":"current_time"}}\n');
+    s.write('{"jsonrpc":"2.0","id":5,"result":{}}\n'); // 客户端发来的响应：我们没发过请求，丢掉
+    assert.deepEqual(await s.request("ping", undefined, "after-notifications"), {
+      jsonrpc: "2.0",
+      id: "after-notifications",
+      result: {},
+    });
+  });
+
+  it("一个请求分两次写、切在多字节字符中间，也能完整读出", async () => {
+    const id = "拆开-你好🌏";
+    const bytes = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "工具" } }) + "\n");
+    const cut = bytes.indexOf(Buffer.from("你")) + 1; // “你”的第一个字节之后
+    s.write(bytes.subarray(0, cut));
+    await delay(50);
+    s.write(bytes.subarray(cut));
+    const reply = await s.next();
+    assert.equal(reply.id, id);
+    assert.equal(reply.result.isError, true);
+    assert.match(reply.result.content[0].text, /工具/);
+  });
+
+  it("\\r\\n 行尾和空行都能容忍；几行一次写入也行", async () => {
+    s.write('\n\r\n   \n{"jsonrpc":"2.0","id":"crlf","method":"ping"}\r\n{"jsonrpc":"2.0","id":"same-chunk","method":"ping"}\n');
+    assert.deepEqual(await s.next(), { jsonrpc: "2.0", id: "crlf", result: {} });
+    assert.deepEqual(await s.next(), { jsonrpc: "2.0", id: "same-chunk", result: {} });
+  });
+
+  it("stdout 上只有 JSON-RPC 行", async () => {
+    await s.request("ping");
+    assert.ok(s.stdout.endsWith("\n"));
+    assert.ok(s.lines.length > 50);
+    for (const line of s.lines) {
+      const msg = JSON.parse(line);
+      assert.equal(msg.jsonrpc, "2.0", line);
+      assert.ok(("result" in msg) !== ("error" in msg), line);
+    }
+  });
+});
+
+describe("timeserver 时区与时钟", () => {
+  it("带偏移的 TIMESERVER_NOW 是一个时刻，按服务器所在时区显示", async () => {
+    assert.equal((await ny.call("current_time")).text, "2026-08-07 02:03:09 星期五");
+  });
+
+  it("不带偏移的 TIMESERVER_NOW 按本地时间理解", async () => {
+    assert.equal((await berlin.call("current_time")).text, "2026-03-29 12:00:00 星期日");
+  });
+
+  it("跨夏令时切换的区间：天数是精确整数（America/New_York）", async () => {
+    assert.equal(await ny.days("2026-03-07", "2026-03-09"), "2 天"); // 3 月 8 日那天只有 23 小时
+    assert.equal(await ny.days("2026-03-01", "2026-11-30"), "274 天");
+    assert.equal(await ny.days("2026-10-31", "2026-11-02"), "2 天"); // 11 月 1 日那天有 25 小时
+    assert.equal(await ny.days("2026-11-02", "2026-03-07"), "-240 天");
+  });
+
+  it("跨夏令时切换的区间：天数是精确整数（Europe/Berlin）", async () => {
+    assert.equal(await berlin.days("2026-03-28", "2026-03-30"), "2 天");
+    assert.equal(await berlin.days("2026-10-24", "2026-10-26"), "2 天");
+    assert.equal(await berlin.days("2026-03-29", "2026-10-25"), "210 天");
+    assert.equal(await berlin.days("2026-08-07", "2027-01-01"), "147 天");
+  });
+
+  it("没有 TIMESERVER_NOW 时用真实时钟", async () => {
+    const before = Date.now();
+    const { text } = await live.call("current_time");
+    const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) (星期[日一二三四五六])$/.exec(text);
+    assert.ok(m, text);
+    const shown = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!); // TZ=UTC
+    assert.ok(Math.abs(shown - before) < 5000, `${text} 离现在太远`);
+    assert.equal(m[7], ["星期日", "星期一", "星期二", "星期三", "星期四", "星期五", "星期六"][new Date(shown).getUTCDay()]);
+  });
+
+  it("stdin 关闭 → 以 0 退出，最后一行没带换行也会被处理", async () => {
+    live.write('{"jsonrpc":"2.0","id":"last","method":"ping"}');
+    live.child.stdin.end();
+    assert.equal(await live.exitCode(), 0);
+    assert.deepEqual(await live.next(), { jsonrpc: "2.0", id: "last", result: {} });
+    assert.equal(live.stdout.split("\n").filter(Boolean).length, 2);
+  });
+});
+
+describe("timeserver 启动参数", () => {
+  BAD_NOW.forEach((value, i) => {
+    it(`TIMESERVER_NOW=${value} → stderr 说清楚并以 1 退出`, async () => {
+      const bad = badNow[i]!;
+      assert.equal(await bad.exitCode(), 1);
+      assert.equal(bad.stdout, "");
+      assert.match(bad.stderr, /TIMESERVER_NOW/);
+      assert.ok(bad.stderr.includes(value));
+    });
+  });
+});
