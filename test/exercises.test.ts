@@ -1,0 +1,36 @@
+// 每个练习的检查器：拿参考答案（solution/）检查必须全部通过；拿没做练习的第 22 章检查必须不通过，
+// 而且要说出缺了什么——检查器要是对两者都说“通过”，它就什么也没检查。
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, it } from "node:test";
+import { runRequirements, type Requirement } from "../exercises/checker.ts";
+import { CHAPTERS, ROOT } from "../shared/scenario.ts";
+
+const exercisesDir = path.join(ROOT, "exercises");
+const exercises = fs.readdirSync(exercisesDir).filter((d) => fs.existsSync(path.join(exercisesDir, d, "check.ts")));
+
+describe("练习", { concurrency: 2 }, () => {
+  for (const exercise of exercises) {
+    const dir = path.join(exercisesDir, exercise);
+    const load = async () => ((await import(pathToFileURL(path.join(dir, "check.ts")).href)) as { requirements: Requirement[] }).requirements;
+
+    it(`${exercise}：有 README.md、HINTS.md 和 solution/`, () => {
+      for (const file of ["README.md", "HINTS.md", "solution/main.ts"]) assert.ok(fs.existsSync(path.join(dir, file)), `${exercise} 缺少 ${file}`);
+    });
+
+    it(`${exercise}：参考答案通过每一条要求`, async () => {
+      const outcomes = await runRequirements(dir, await load(), path.join(dir, "solution"));
+      const failed = outcomes.filter((o) => o.problem).map((o) => `✗ ${o.requirement.name}\n${o.problem}\n${o.transcript}`);
+      assert.deepEqual(failed, []);
+    });
+
+    it(`${exercise}：没做练习的第 22 章不通过，并说出缺了什么`, async () => {
+      const outcomes = await runRequirements(dir, await load(), path.join(CHAPTERS, "22-mcp-client"));
+      const failed = outcomes.filter((o) => o.problem);
+      assert.ok(failed.length > 0, "第 22 章原样通过了全部要求：检查器没有检查到练习要加的东西");
+      for (const o of failed) assert.match(o.problem!, /期望/, `“${o.requirement.name}”的失败说明要写出期望什么`);
+    });
+  }
+});
