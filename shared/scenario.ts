@@ -97,6 +97,7 @@ export interface RunOptions {
   profile?: Profile;
   live?: boolean; // 直接输出到终端（npm run demo），不收集转录
   realClock?: boolean; // 去掉 mcp.json 里的 TIMESERVER_NOW，让时间服务器用真的时钟（npm start）
+  node?: string; // 用这个 node 直接跑 main.ts，不经过 tsx（Node ≥ 22.18 自带类型擦除）
 }
 
 // 在 impl 目录（某一章，或读者自己的实现）里跑一个场景
@@ -155,7 +156,8 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
         if (opts.live) process.stderr.write(header);
         else fs.writeSync(fd, header);
       }
-      const command = [process.execPath, "--import", TSX, path.join(impl, "main.ts"), ...(run.args ?? [])];
+      const runner = opts.node ? [opts.node] : [process.execPath, "--import", TSX];
+      const command = [...runner, path.join(impl, "main.ts"), ...(run.args ?? [])];
       exitCode = await new Promise<number | null>((resolve) => {
         child = opts.live
           ? spawn(command[0], command.slice(1), { cwd: work, env, stdio: s.spec.tty ? "inherit" : ["pipe", "inherit", "inherit"] })

@@ -11,14 +11,22 @@ export async function repl(handle: (line: string) => Promise<void>): Promise<voi
   // 终端在 raw 模式下按 Ctrl-C 不会产生信号，readline 把它变成一个 "SIGINT" 事件
   rl.on("SIGINT", () => process.kill(process.pid, "SIGINT"));
   rl.setPrompt("> ");
-  rl.prompt();
+  // 输入来自管道时，读行器可能在我们还在处理前面几行时就读到了结尾、自己关掉了——
+  // 这时再调 rl.prompt() 在 Node 24 里会抛错，所以提示符自己写；终端里则交给 readline（它要管行编辑）
+  let closed = false;
+  rl.once("close", () => (closed = true));
+  const prompt = () => {
+    if (!process.stdin.isTTY) process.stderr.write("> ");
+    else if (!closed) rl.prompt();
+  };
+  prompt();
   for await (const raw of rl) {
     // 输入来自管道时终端不会回显，补打一遍，日志读起来才像一段对话
     if (!process.stdin.isTTY) process.stderr.write(raw + "\n");
     const line = raw.trim();
     if (line === "/exit") return rl.close();
     if (line) await handle(line);
-    rl.prompt();
+    prompt();
   }
   process.stderr.write("\n"); // 输入结束（Ctrl-D）：把停在提示符后面的光标换到新的一行
 }
