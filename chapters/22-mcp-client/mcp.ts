@@ -83,8 +83,10 @@ export class McpClient {
     const env: Record<string, string> = {};
     for (const key of SAFE_ENV) if (process.env[key] !== undefined) env[key] = process.env[key]!;
     Object.assign(env, config.env);
-    // stderr 直通我们的终端：那是服务器的日志通道，不是协议通道
-    const child = spawn(config.command, config.args, { env, stdio: ["pipe", "pipe", "inherit"] });
+    // stderr 直通我们的终端：那是服务器的日志通道，不是协议通道。
+    // detached：服务器自成一个进程组。终端的 Ctrl-C 会发给整个前台进程组，不分开的话，
+    // 用户只想中断这一问，外部服务器却跟着全死了——它们的生死由我们来管（close / kill）
+    const child = spawn(config.command, config.args, { env, stdio: ["pipe", "pipe", "inherit"], detached: true });
     return new Promise((resolve, reject) => {
       child.once("error", reject);
       child.once("spawn", () => {
