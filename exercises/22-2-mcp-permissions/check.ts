@@ -1,0 +1,120 @@
+// 练习 22-2 的检查器：MCP 工具过第 09 章的三档权限。
+// 查的是模型收到了什么（工具结果）和文件到底写没写，不逐字比对措辞：你的拒绝理由可以换个说法，
+// 但得以“错误:”开头、说清为什么没执行。
+import { describe, toolNames, toolResults, type Requirement } from "../checker.ts";
+import { hasTerminalTool, type RunResult } from "../../shared/scenario.ts";
+
+const HANDBOOK = "发布窗口每周四"; // docs/handbook.md 里的一句
+const NOTE = "发布窗口改到周五"; // 场景让 mcp__fs__write_file 写进 docs/notes.md 的内容
+
+const refused = (result: string | undefined) => result !== undefined && result.trimStart().startsWith("错误");
+// 第 09 章的说法是“需要用户确认，但现在没有终端可以问”；换了措辞也该提到其中之一
+const explainsNoTerminal = (result: string | undefined) => refused(result) && /终端|确认/.test(result!);
+
+// 场景最后一步用内置的 read_file（它不过权限）读 docs/notes.md：读得到，就是写进去了
+function noteWritten(run: RunResult, request: number): string | undefined {
+  const check = toolResults(run, request)[0];
+  return check !== undefined && check.includes(NOTE) ? check : undefined;
+}
+
+export const requirements: Requirement[] = [
+  {
+    name: "allow 规则放行的 MCP 工具照常执行（mcp__fs__list_*、mcp__fs__read_*）",
+    scenario: "allow-reads",
+    check(run) {
+      const [list, read] = toolResults(run, 2);
+      if (refused(list) || !list?.includes("handbook.md")) {
+        return `期望：settings.json 的 allow 里有 "mcp__fs__list_*"，mcp__fs__list_directory 不问就执行，列出 handbook.md；实际：模型收到 ${describe(list)}`;
+      }
+      if (refused(read) || !read?.includes(HANDBOOK)) {
+        return `期望：allow 里有 "mcp__fs__read_*"，mcp__fs__read_text_file 不问就执行，读到手册（“${HANDBOOK} 20:00”）；实际：模型收到 ${describe(read)}`;
+      }
+      return undefined;
+    },
+  },
+  {
+    name: "没有规则的 mcp__fs__write_file 默认 ask；没有终端就拒绝，说明原因，文件没有写出来",
+    scenario: "allow-reads",
+    check(run) {
+      const write = toolResults(run, 2)[2];
+      if (!refused(write)) {
+        return `期望：mcp__fs__write_file 不匹配任何规则，落在 ask 档；输入不是终端，没法问，按拒绝处理，结果以“错误:”开头；实际：它没问就执行了，模型收到 ${describe(write)}`;
+      }
+      if (!explainsNoTerminal(write)) {
+        return `期望：拒绝的结果说明原因——这次调用需要确认，可是没有终端可以问——模型才能转告用户怎样放行；实际：模型收到 ${describe(write)}`;
+      }
+      const written = noteWritten(run, 3);
+      if (written) return `期望：被拒绝的写入不发生，docs/notes.md 不存在；实际：内置 read_file 读到了 ${describe(written)}`;
+      return undefined;
+    },
+  },
+  {
+    name: "deny 赢：allow 了 mcp__fs__*、deny 了 mcp__fs__write_*，写被拒绝，读照常",
+    scenario: "deny-wins",
+    check(run) {
+      const [read, write] = toolResults(run, 2);
+      if (refused(read) || !read?.includes(HANDBOOK)) {
+        return `期望："mcp__fs__*" 放行 fs 服务的全部工具，mcp__fs__read_text_file 直接执行、读到手册（* 匹配任意一串字符）；实际：模型收到 ${describe(read)}`;
+      }
+      if (!refused(write)) {
+        return `期望：mcp__fs__write_file 同时匹配 allow 的 "mcp__fs__*" 和 deny 的 "mcp__fs__write_*"，deny 赢，结果以“错误:”开头；实际：它执行了，模型收到 ${describe(write)}`;
+      }
+      const written = noteWritten(run, 3);
+      if (written) return `期望：被 deny 的写入不发生，docs/notes.md 不存在；实际：内置 read_file 读到了 ${describe(written)}`;
+      return undefined;
+    },
+  },
+  {
+    name: "有终端时默认 ask：每个 MCP 调用先问 y/N，答 y 执行，答 n 不执行",
+    scenario: "ask-on-terminal",
+    check(run) {
+      if (!hasTerminalTool()) {
+        return "期望：这个场景在伪终端里跑，要用 util-linux 的 script 命令；实际：这台机器上没有（macOS 自带的 script 参数不同）。这一条请在 Linux 上检查，或者照 README 在自己的终端里试";
+      }
+      const asked = run.transcript.split("\n").filter((line) => line.includes("[y/N]"));
+      const write = toolResults(run, 3)[0];
+      if (asked.length < 2) {
+        const what = write === undefined ? "" : `，mcp__fs__write_file 的结果是 ${describe(write)}`;
+        // 问题的措辞不对，检查器等不到 “[y/N] ” 就不会替你回答，harness 会一直等到场景超时
+        const hung = run.transcript.includes("[场景超时") ? "；harness 一直在等回答直到超时——检查器看到 “[y/N] ” 才会替你按键" : "";
+        return `期望：没有规则时每个 MCP 工具调用前都在终端上问一句“…[y/N] ”，这里该问两次（read_text_file、write_file）；实际：问了 ${asked.length} 次${what}${hung}`;
+      }
+      const names = ["mcp__fs__read_text_file", "mcp__fs__write_file"];
+      if (!names.every((n, i) => asked[i].includes(n))) {
+        return `期望：问题里写出要执行的工具名，用户才知道自己批的是什么（先 ${names[0]}，再 ${names[1]}）；实际：${describe(asked.slice(0, 2).join(" / "))}`;
+      }
+      const read = toolResults(run, 2)[0];
+      if (refused(read) || !read?.includes(HANDBOOK)) {
+        return `期望：第一问答了 y，mcp__fs__read_text_file 执行，读到手册；实际：模型收到 ${describe(read)}`;
+      }
+      if (!refused(write)) {
+        return `期望：第二问答了 n，mcp__fs__write_file 不执行，结果以“错误:”开头（比如“错误: 用户拒绝了这次调用，没有执行。”）；实际：模型收到 ${describe(write)}`;
+      }
+      const written = noteWritten(run, 4);
+      if (written) return `期望：答了 n 的写入不发生，docs/notes.md 不存在；实际：内置 read_file 读到了 ${describe(written)}`;
+      return undefined;
+    },
+  },
+  {
+    name: "时间服务器的工具没有规则、没有终端：不再悄悄放行，拒绝并说明原因；工具清单不变",
+    scenario: "time-no-rule",
+    check(run) {
+      const tools = toolNames(run, 1);
+      const missing = ["mcp__time__current_time", "mcp__time__days_between", "mcp__fs__write_file"].filter((n) => !tools.includes(n));
+      if (missing.length > 0) {
+        return `期望：套上权限只改变调用时的行为，模型看到的工具清单不变，仍有 ${missing.join("、")}；实际：tools 里是 ${describe(tools)}`;
+      }
+      const results = toolResults(run, 2);
+      const calls = ["mcp__time__current_time", "mcp__time__days_between"];
+      for (const [i, name] of calls.entries()) {
+        if (!refused(results[i])) {
+          return `期望：${name} 没有匹配的规则，默认 ask；输入不是终端，按拒绝处理，结果以“错误:”开头；实际：它没问就执行了，模型收到 ${describe(results[i])}`;
+        }
+        if (!explainsNoTerminal(results[i])) {
+          return `期望：${name} 被拒绝时说明原因（需要确认、但没有终端可以问）；实际：模型收到 ${describe(results[i])}`;
+        }
+      }
+      return undefined;
+    },
+  },
+];
