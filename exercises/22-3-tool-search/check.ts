@@ -1,0 +1,140 @@
+// 练习 22-3 的检查器：工具搜索。场景都用实验二的配置（time 2 个 + fs 14 个 = 16 个 MCP 工具），
+// 门槛由 HARNESS_TOOL_SEARCH_AT 给：1000 等于关着，10 就开了。查的是模型收到的请求——tools 数组里有什么、
+// system prompt 里有什么、桥工具交回了什么——再加一笔账：首轮输入少了多少。
+import { describe, promptTokens, systemPrompt, toolNames, toolResults, type Requirement } from "../checker.ts";
+import type { RunResult } from "../../shared/scenario.ts";
+import { estimateTokens } from "../../shared/scripted-model.ts";
+
+// 实验二的 16 个 MCP 工具（fs 服务器的版本在 package.json 里钉死了）
+const MCP_TOOLS = [
+  "mcp__fs__read_file",
+  "mcp__fs__read_text_file",
+  "mcp__fs__read_media_file",
+  "mcp__fs__read_multiple_files",
+  "mcp__fs__write_file",
+  "mcp__fs__edit_file",
+  "mcp__fs__create_directory",
+  "mcp__fs__list_directory",
+  "mcp__fs__list_directory_with_sizes",
+  "mcp__fs__directory_tree",
+  "mcp__fs__move_file",
+  "mcp__fs__search_files",
+  "mcp__fs__get_file_info",
+  "mcp__fs__list_allowed_directories",
+  "mcp__time__current_time",
+  "mcp__time__days_between",
+];
+const BRIDGES = ["mcp_describe", "mcp_call"];
+const UNKNOWN = "mcp__fs__no_such_tool";
+
+// 首轮输入：模型第一次就直接作答时没有 [round 1 输入 …] 那一行，数字在总结行 [共 1 轮 · 最后一轮输入 X tokens…] 里
+function firstRoundTokens(run: RunResult): number | undefined {
+  const summary = run.transcript.match(/\[共 1 轮 · 最后一轮输入 (\d+) tokens/);
+  return promptTokens(run, 1) ?? (summary ? Number(summary[1]) : undefined);
+}
+
+// 首轮请求的两大块各占多少：没达标时，读者知道该往哪儿省
+function bill(run: RunResult): string {
+  const tools = run.bodies[0]?.tools ?? [];
+  return `tools 数组 ${tools.length} 个工具约 ${estimateTokens(JSON.stringify(tools))} tokens，system prompt 约 ${estimateTokens(systemPrompt(run, 1))} tokens`;
+}
+
+// 关着时量到的首轮输入，留给后面那条“省下一半”用（要求按顺序一条条跑，它一定先跑）
+let withoutSearch: number | undefined;
+let withoutBill = "";
+let measured = "";
+
+const failedRun = (run: RunResult) => (run.requests === 0 || run.exitCode !== 0 ? `（这次运行没有正常结束，退出码 ${run.exitCode}；VERBOSE=1 看完整输出）` : "");
+
+export const requirements: Requirement[] = [
+  {
+    name: "工具不多时（HARNESS_TOOL_SEARCH_AT=1000）和第 22 章一样：16 个 MCP 工具的声明都在 tools 数组里，没有桥工具",
+    scenario: "search-off",
+    check(run) {
+      withoutSearch = firstRoundTokens(run);
+      withoutBill = bill(run);
+      const tools = toolNames(run, 1);
+      const missing = MCP_TOOLS.filter((n) => !tools.includes(n));
+      const bridges = BRIDGES.filter((n) => tools.includes(n));
+      if (missing.length > 0 || bridges.length > 0) {
+        const got = [missing.length > 0 ? `缺 ${missing.length} 个 mcp__ 工具（${describe(missing.join("、"))}）` : "", bridges.length > 0 ? `有 ${bridges.join("、")}` : ""];
+        return `期望：MCP 工具没超过门槛时照第 22 章的样子，16 个 mcp__ 工具都在首轮请求的 tools 数组里，也没有 ${BRIDGES.join("、")}；实际：tools 数组里${got.filter(Boolean).join("，")}${failedRun(run)}`;
+      }
+      if (withoutSearch === undefined) return `期望：转录里有首轮的用量行（[共 1 轮 · 最后一轮输入 X tokens…]）；实际：没找到${failedRun(run)}`;
+    },
+  },
+  {
+    name: "工具多了（HARNESS_TOOL_SEARCH_AT=10 < 16）：MCP 工具撤出 tools 数组，换成 mcp_describe 和 mcp_call",
+    scenario: "search-on",
+    check(run) {
+      const tools = toolNames(run, 1);
+      const left = tools.filter((n) => n?.startsWith("mcp__"));
+      const bridges = BRIDGES.filter((n) => !tools.includes(n));
+      if (left.length > 0 || bridges.length > 0) {
+        const got = [left.length > 0 ? `还有 ${left.length} 个 mcp__ 工具（${describe(left.join("、"))}）` : "", bridges.length > 0 ? `没有 ${bridges.join("、")}` : ""];
+        return `期望：首轮请求的 tools 数组里一个 mcp__ 工具都没有，但有 ${BRIDGES.join(" 和 ")}；实际：tools 数组里${got.filter(Boolean).join("，")}${failedRun(run)}`;
+      }
+    },
+  },
+  {
+    name: "名字一个都不藏：每个 MCP 工具的名字（加一句话描述）都写在 system prompt 里",
+    scenario: "search-on",
+    check(run) {
+      const prompt = systemPrompt(run, 1);
+      const missing = MCP_TOOLS.filter((n) => !prompt.includes(n));
+      if (missing.length > 0) {
+        return `期望：工具搜索开着时，首轮请求的 system prompt 里写着全部 16 个 MCP 工具的名字——模型看不见名字的工具，在它眼里就不存在；实际：缺 ${missing.length} 个（${describe(missing.join("、"))}）${failedRun(run)}`;
+      }
+    },
+  },
+  {
+    // 名字在检查跑完之后带上实测的数：npm run check 通过时也看得见这笔账
+    get name() {
+      return `首轮输入至少省下一半${measured ? `（实测：${measured}）` : ""}`;
+    },
+    scenario: "search-on",
+    check(run) {
+      const withSearch = firstRoundTokens(run);
+      if (withoutSearch === undefined || withSearch === undefined) {
+        return `期望：两次运行（门槛 1000 和门槛 10）的转录里都有首轮用量行；实际：关着 ${withoutSearch ?? "没量到"}，开着 ${withSearch ?? "没量到"}${failedRun(run)}`;
+      }
+      const ratio = withSearch / withoutSearch;
+      measured = `关着 ${withoutSearch} tokens → 开着 ${withSearch} tokens，是原来的 ${Math.round(ratio * 100)}%，省下 ${Math.round((1 - ratio) * 100)}%`;
+      if (ratio > 0.5) {
+        return `期望：开了工具搜索，实验二的首轮输入至少比关着时少一半（清单只放名字和一句话，声明留给 mcp_describe）；实际：${measured}\n关着：${withoutBill}\n开着：${bill(run)}`;
+      }
+    },
+  },
+  {
+    name: "mcp_describe 按名字交回完整声明，mcp_call 按名字转发调用，任务照样做完",
+    scenario: "describe-and-call",
+    check(run) {
+      const schema = toolResults(run, 2).join("\n");
+      if (!schema.includes("properties") || !schema.includes('"path"')) {
+        return `期望：mcp_describe({"name": "mcp__fs__read_text_file"}) 交回这个工具的完整声明（JSON，参数 schema 的 properties 里有 "path"）；实际：${describe(schema)}${failedRun(run)}`;
+      }
+      const dirs = toolResults(run, 3).join("\n");
+      if (!dirs.includes("/work/docs")) {
+        return `期望：mcp_call({"name": "mcp__fs__list_allowed_directories", "arguments": {}}) 交回 fs 服务器允许的目录（$WORK/docs）；实际：${describe(dirs)}${failedRun(run)}`;
+      }
+      const text = toolResults(run, 4).join("\n");
+      if (!text.includes("每周四 20:00")) {
+        return `期望：mcp_call 调 mcp__fs__read_text_file 读 docs/handbook.md，结果里有手册的内容“每周四 20:00”；实际：${describe(text)}${failedRun(run)}`;
+      }
+    },
+  },
+  {
+    name: "名字写错时两个桥都回“错误:”，点出那个名字，并告诉模型去哪找对的名字",
+    scenario: "unknown-name",
+    check(run) {
+      const results = toolResults(run, 2);
+      for (const [i, bridge] of BRIDGES.entries()) {
+        const result = results[i];
+        const points = /system prompt|系统提示|清单/.test(result ?? "") || MCP_TOOLS.some((n) => result?.includes(n));
+        if (!result?.startsWith("错误") || !result.includes(UNKNOWN) || !points) {
+          return `期望：${bridge} 收到不存在的名字 ${UNKNOWN} 时交回一条“错误: …”，里面点出这个名字，并告诉模型对的名字在哪（system prompt 里的清单，或者直接列出来）；实际：${describe(result)}${failedRun(run)}`;
+        }
+      }
+    },
+  },
+];
