@@ -100,6 +100,7 @@ export class McpClient {
 
   request(method: string, params: object, signal?: AbortSignal): Promise<any> {
     if (this.exited) return Promise.reject(new Error(this.exited));
+    if (signal?.aborted) return Promise.reject(new Error("用户按了 Ctrl-C，这个调用没有发出"));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const stop = () => {
@@ -330,11 +331,15 @@ async function connect(name: string, config: ServerConfig): Promise<Attempt> {
 // 工具多的服务器会分页：带着 nextCursor 接着要，直到没有下一页
 async function listTools(client: McpClient): Promise<RemoteTool[]> {
   const tools: RemoteTool[] = [];
+  const seen = new Set<string>();
   let cursor: string | undefined;
   do {
     const page = await client.request("tools/list", cursor === undefined ? {} : { cursor });
     tools.push(...(page?.tools ?? []));
     cursor = page?.nextCursor ?? undefined;
+    // 服务器的 bug 不该让我们永远翻下去：同一个 cursor 出现第二次就停
+    if (cursor !== undefined && seen.has(cursor)) throw new Error(`tools/list 的 nextCursor "${cursor}" 重复出现，分页停不下来`);
+    if (cursor !== undefined) seen.add(cursor);
   } while (cursor !== undefined);
   return tools;
 }
