@@ -7,7 +7,6 @@ cd "$(dirname "$0")/.."
 base=${1:?用法: scripts/sync-solutions.sh <第 22 章改动之前的提交>}
 for solution in exercises/*/solution; do
   (cd chapters/22-mcp-client && git ls-files) | while read -r file; do
-    [ "$file" = README.md ] && continue
     new=chapters/22-mcp-client/$file
     mine=$solution/$file
     old=$(mktemp)

@@ -20,6 +20,13 @@ describe("练习", { concurrency: 2 }, () => {
       for (const file of ["README.md", "HINTS.md", "solution/main.ts"]) assert.ok(fs.existsSync(path.join(dir, file)), `${exercise} 缺少 ${file}`);
     });
 
+    it(`${exercise}：参考答案和第 22 章只差练习要改的文件（每个都在练习的 README 里点了名）`, () => {
+      const readme = fs.readFileSync(path.join(dir, "README.md"), "utf8");
+      const changed = differingFiles(path.join(CHAPTERS, "22-mcp-client"), path.join(dir, "solution"));
+      assert.ok(changed.length > 0, "solution/ 和第 22 章一模一样");
+      for (const file of changed) assert.ok(readme.includes(file), `solution/${file} 和第 22 章不同，但练习的 README 没有提到它`);
+    });
+
     it(`${exercise}：参考答案通过每一条要求`, async () => {
       const outcomes = await runRequirements(dir, await load(), path.join(dir, "solution"));
       const failed = outcomes.filter((o) => o.problem).map((o) => `✗ ${o.requirement.name}\n${o.problem}\n${o.transcript}`);
@@ -34,3 +41,16 @@ describe("练习", { concurrency: 2 }, () => {
     });
   }
 });
+
+// 两个目录里内容不同（或只有一边有）的文件，README.md 除外
+function differingFiles(a: string, b: string): string[] {
+  const list = (root: string, dir = ""): string[] =>
+    fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
+      const rel = path.join(dir, e.name);
+      return e.isDirectory() ? list(root, rel) : [rel];
+    });
+  const all = new Set([...list(a), ...list(b)]);
+  all.delete("README.md");
+  const read = (root: string, f: string) => (fs.existsSync(path.join(root, f)) ? fs.readFileSync(path.join(root, f)) : undefined);
+  return [...all].filter((f) => !read(a, f)?.equals(read(b, f) ?? Buffer.alloc(0)) || !read(b, f)).sort();
+}

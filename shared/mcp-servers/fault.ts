@@ -5,7 +5,8 @@
 //   paginated      tools/list 分三页      big-result      一次返回 5 MB 的结果
 //   chatty         主动发通知、ping、对不上号的响应（rendezvous 工具在每个模式下都有）
 //   hang-handshake 不回 initialize
-// 任何模式下，slow 工具都要 3 秒后才回答（练习 22-1 的超时用它）
+//   late           只有 echo、slow 和 echo_later：echo_later 等在途的 slow 回答了才回答（练习 22-1）
+// 任何模式下，slow 工具都要 3 秒后才回答（练习 22-1 的超时用它）；收到的取消通知记在 stderr 上
 // 只用标准库，读写都是一行一个 JSON（和 timeserver 一样）。
 const mode = process.argv[2] ?? "";
 
@@ -29,6 +30,7 @@ function tools(cursor?: string) {
   if (mode === "odd-names") {
     return { tools: [tool("files.read", "名字里有点号"), tool("x".repeat(60), "名字太长"), tool("files_read", "和上面那个换名后撞名"), tool("echo", "正常的工具")] };
   }
+  if (mode === "late") return { tools: [tool("echo", "原样返回 text 参数"), tool("slow", "3 秒后才回答"), tool("echo_later", "等在途的 slow 回答了，再原样返回 text 参数")] };
   return { tools: [tool("echo", "原样返回 text 参数"), tool("rendezvous", "等 echo 也被调用了才回答"), tool("crash", "调用它服务器就会死掉"), tool("fail", "总是失败"), tool("chart", "返回一张图"), tool("big", "返回 5 MB 文字"), tool("slow", "3 秒后才回答")] };
 }
 
@@ -54,7 +56,13 @@ function call(name: string, args: any): object | undefined {
 }
 
 function handle(msg: Msg) {
+  // 取消通知只记一笔、不照办：被取消的 slow 照样回答，这个迟到的回答正是客户端该挡住的
+  if (msg.method === "notifications/cancelled") {
+    const id = msg.params?.requestId;
+    console.error(`fault: 收到取消通知 requestId=${JSON.stringify(id)}（${received.get(id) ?? "没有收到过这个 id 的请求"}），reason=${JSON.stringify(msg.params?.reason)}`);
+  }
   if (msg.id === undefined || msg.id === null) return; // 通知不回
+  received.set(msg.id, msg.method === "tools/call" ? `tools/call ${msg.params?.name}` : String(msg.method));
   if (msg.method === "initialize") {
     if (mode === "hang-handshake") return; // 装死：永远不回
     if (mode === "chatty") {
@@ -69,7 +77,19 @@ function handle(msg: Msg) {
     return send({ id: msg.id, result: tools(msg.params?.cursor) });
   }
   if (msg.method === "tools/call") {
-    if (msg.params?.name === "slow") return void setTimeout(() => send({ id: msg.id, result: text("终于算完了") }), 3000);
+    if (msg.params?.name === "slow") {
+      slowInFlight++;
+      return void setTimeout(() => {
+        send({ id: msg.id, result: text("终于算完了") });
+        slowInFlight--;
+        for (const answer of afterSlow.splice(0)) answer();
+      }, 3000);
+    }
+    // echo_later 排在在途的 slow 后面：slow 的回答（哪怕已被取消、迟到了）先发出，它才回答——按先后顺序对号的客户端会在这里张冠李戴
+    if (msg.params?.name === "echo_later") {
+      const answer = () => send({ id: msg.id, result: text(String(msg.params?.arguments?.text ?? "")) });
+      return void (slowInFlight > 0 ? afterSlow.push(answer) : answer());
+    }
     // rendezvous 先不回答，等 echo 来了一起回：只有同时发出两个请求的客户端才等得到
     if (msg.params?.name === "rendezvous") return void (waiting = msg.id);
     if (msg.params?.name === "echo" && waiting !== undefined) {
@@ -83,6 +103,9 @@ function handle(msg: Msg) {
 }
 
 let waiting: number | string | null | undefined; // rendezvous 的请求 id
+const received = new Map<unknown, string>(); // 收到过的请求：id → 方法（和工具名），取消通知拿来对号
+let slowInFlight = 0; // 还没回答的 slow 调用
+const afterSlow: (() => void)[] = []; // 等 slow 回答之后再发的 echo_later 回答
 
 let buffer = Buffer.alloc(0);
 process.stdin.on("data", (chunk: Buffer) => {
