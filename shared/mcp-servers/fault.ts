@@ -4,7 +4,7 @@
 //   image          返回图片内容           odd-names       工具名带点号、超长、撞名
 //   paginated      tools/list 分三页      big-result      一次返回 5 MB 的结果
 //   chatty         主动发通知、ping、对不上号的响应（rendezvous 工具在每个模式下都有）
-//   hang-handshake 不回 initialize
+//   hang-handshake 不回 initialize        env             env_names 工具列出自己看得到的环境变量名
 //   late           只有 echo、slow 和 echo_later：echo_later 等在途的 slow 回答了才回答（练习 22-1）
 // 任何模式下，slow 工具都要 3 秒后才回答（练习 22-1 的超时用它）；收到的取消通知记在 stderr 上
 // 只用标准库，读写都是一行一个 JSON（和 timeserver 一样）。
@@ -30,12 +30,15 @@ function tools(cursor?: string) {
   if (mode === "odd-names") {
     return { tools: [tool("files.read", "名字里有点号"), tool("x".repeat(60), "名字太长"), tool("files_read", "和上面那个换名后撞名"), tool("echo", "正常的工具")] };
   }
+  if (mode === "env") return { tools: [tool("env_names", "列出这个进程看得到的环境变量名")] };
   if (mode === "late") return { tools: [tool("echo", "原样返回 text 参数"), tool("slow", "3 秒后才回答"), tool("echo_later", "等在途的 slow 回答了，再原样返回 text 参数")] };
   return { tools: [tool("echo", "原样返回 text 参数"), tool("rendezvous", "等 echo 也被调用了才回答"), tool("crash", "调用它服务器就会死掉"), tool("fail", "总是失败"), tool("chart", "返回一张图"), tool("big", "返回 5 MB 文字"), tool("slow", "3 秒后才回答")] };
 }
 
 function call(name: string, args: any): object | undefined {
   switch (name) {
+    case "env_names":
+      return text(Object.keys(process.env).sort().join(" "));
     case "echo":
       return text(String(args?.text ?? ""));
     case "crash":
