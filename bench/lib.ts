@@ -1,0 +1,336 @@
+// lib.ts：各个基准脚本共用的东西——钉 CPU、轮流测量、统计、打表、目标判定，
+// 以及三个“参赛者”的连接方式：裸管道（物理极限）、第 22 章的 McpClient、官方 SDK 的 Client。
+import { spawn, spawnSync, type ChildProcessByStdio } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Readable, Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { connectMcpServers, McpClient, type McpConnections } from "../chapters/22-mcp-client/mcp.ts";
+import type { Registry } from "../chapters/22-mcp-client/registry.ts";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const BENCH = path.join(ROOT, "bench");
+export const ECHO_SERVER = path.join(BENCH, "servers", "echo-server.mjs");
+export const PINGPONG = path.join(BENCH, "servers", "pingpong.mjs");
+
+// npm run bench 按这个顺序跑；test/bench.test.ts 也用这张表，保证每个脚本都被 quick 模式跑到
+export const SCRIPTS = ["roundtrip", "throughput", "connect", "large", "tokens"] as const;
+
+export const QUICK = process.argv.includes("--quick");
+
+// ---- 钉 CPU ----
+
+// 2 核的机器上不钉 CPU，客户端和服务器时而同核、时而异核，往返时间在两个水平之间跳。
+// 在 Linux 上用 taskset -c 0 把自己重新执行一遍；子进程（服务器）继承这个亲和性。quick 模式只求跑通，不钉
+export function pinToOneCpu(): void {
+  if (QUICK || process.platform !== "linux" || process.env.BENCH_PINNED || process.argv.includes("--no-pin")) return;
+  if (spawnSync("taskset", ["--version"]).status !== 0) return;
+  const r = spawnSync("taskset", ["-c", "0", process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: "inherit",
+    env: { ...process.env, BENCH_PINNED: "1" },
+  });
+  process.exit(r.status ?? 1);
+}
+
+// 实际能用哪几个 CPU（从内核那里读，不信参数）
+export function allowedCpus(): string {
+  try {
+    return /Cpus_allowed_list:\s*(\S+)/.exec(fs.readFileSync("/proc/self/status", "utf8"))?.[1] ?? "?";
+  } catch {
+    return "?";
+  }
+}
+
+export function pinNote(): string {
+  const cpus = allowedCpus();
+  if (process.env.BENCH_PINNED) return `已用 taskset -c 0 钉在 CPU ${cpus} 上（客户端和服务器子进程同一个核）`;
+  if (QUICK) return "quick 模式：没有钉 CPU，数字只说明脚本能跑";
+  return `没有钉 CPU（可用 CPU：${cpus}）——2 核机器上的数字会在两个水平之间跳`;
+}
+
+// ---- 测量 ----
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const now = () => performance.now();
+
+export function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+export interface Contender {
+  name: string;
+  sample(measured: boolean): Promise<number>; // 一轮的一个样本（耗时、吞吐……由脚本决定单位）；热身轮 measured 为 false
+}
+
+// 热身几轮（不记），再测 rounds 轮；每一轮里参赛者轮流上场，顺序每轮轮换，谁也不总占“第一个跑”的便宜
+export async function interleave(contenders: Contender[], rounds: number, warmup: number): Promise<Map<string, number[]>> {
+  const samples = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+  for (let r = 0; r < warmup + rounds; r++) {
+    for (let k = 0; k < contenders.length; k++) {
+      const c = contenders[(r + k) % contenders.length]!;
+      gc();
+      const value = await c.sample(r >= warmup);
+      if (r >= warmup) samples.get(c.name)!.push(value);
+    }
+  }
+  return samples;
+}
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export const median = (values: number[]) => {
+  if (values.length === 0) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+// 同一轮里的两个样本配对求比，再取中位数：机器负载在几轮之间起伏时，配对的比值比“中位数之比”稳
+export function pairedRatio(a: number[], b: number[]): number {
+  const n = Math.min(a.length, b.length);
+  const ratios: number[] = [];
+  for (let i = 0; i < n; i++) ratios.push(a[i]! / b[i]!);
+  return median(ratios);
+}
+
+// ---- 输出 ----
+
+export function fmtTime(ms: number): string {
+  if (!Number.isFinite(ms)) return "—";
+  if (ms < 1) return `${(ms * 1000).toFixed(1)} µs`;
+  if (ms < 100) return `${ms.toFixed(2)} ms`;
+  if (ms < 10_000) return `${ms.toFixed(0)} ms`;
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+export function fmtRate(perSecond: number): string {
+  if (!Number.isFinite(perSecond)) return "—";
+  return perSecond >= 10_000 ? `${(perSecond / 1000).toFixed(1)} k/s` : `${perSecond.toFixed(0)} /s`;
+}
+
+// 最小–最大：单位相同时只写一次
+export function fmtRange(values: number[], fmt: (v: number) => string = fmtTime): string {
+  const lo = fmt(Math.min(...values));
+  const hi = fmt(Math.max(...values));
+  const unit = / (\S+)$/.exec(lo)?.[1];
+  return unit && hi.endsWith(` ${unit}`) ? `${lo.slice(0, -unit.length - 1)}–${hi}` : `${lo}–${hi}`;
+}
+
+export const fmtRatio = (r: number) => (Number.isFinite(r) ? `${r.toFixed(2)}×` : "—");
+
+// 汉字在终端里占两格：对齐要按显示宽度算
+function width(s: string): number {
+  let w = 0;
+  for (const ch of s) w += /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/.test(ch) ? 2 : 1;
+  return w;
+}
+
+export function table(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(width(h), ...rows.map((r) => width(r[i] ?? ""))));
+  const line = (cells: string[]) =>
+    "  " + cells.map((c, i) => (i === 0 ? c + " ".repeat(widths[i]! - width(c)) : " ".repeat(widths[i]! - width(c)) + c)).join("   ");
+  console.log(line(header));
+  for (const r of rows) console.log(line(r));
+}
+
+export function section(title: string, detail: string): void {
+  console.log(`\n== ${title} ==`);
+  console.log(`  ${detail}`);
+  console.log(`  ${pinNote()}`);
+}
+
+export interface TargetResult {
+  script: string;
+  name: string;
+  ratio: number;
+  op: "<=" | ">=";
+  limit: number;
+  met: boolean;
+  note?: string;
+}
+
+// 打印一条目标，并记进 BENCH_REPORT（npm run bench 最后汇总用）
+export function target(script: string, name: string, ratio: number, op: "<=" | ">=", limit: number, note?: string): TargetResult {
+  const met = Number.isFinite(ratio) && (op === "<=" ? ratio <= limit : ratio >= limit);
+  const result: TargetResult = { script, name, ratio, op, limit, met, note };
+  console.log(`  目标：${name} ${op === "<=" ? "≤" : "≥"} ${limit}× —— 实测 ${fmtRatio(ratio)} ${met ? "✓" : "✗"}${note ? `（${note}）` : ""}`);
+  report(result);
+  return result;
+}
+
+// 不是比值的目标（完整性、百分比）
+export function check(script: string, name: string, met: boolean, shown: string): void {
+  console.log(`  目标：${name} —— ${shown} ${met ? "✓" : "✗"}`);
+  report({ script, name: `${name}（${shown}）`, ratio: NaN, op: ">=", limit: NaN, met });
+}
+
+function report(result: TargetResult): void {
+  if (process.env.BENCH_REPORT) fs.appendFileSync(process.env.BENCH_REPORT, JSON.stringify(result) + "\n");
+}
+
+// 完整性检查失败是 bug，不是慢：脚本以非零退出，测试会抓到
+let integrityFailed = false;
+export function integrity(label: string, ok: boolean, detail = ""): void {
+  if (!ok) {
+    integrityFailed = true;
+    console.log(`  ✗ 完整性检查失败：${label}${detail ? `：${detail}` : ""}`);
+  }
+}
+
+export function finish(): void {
+  if (integrityFailed) {
+    console.log("  有完整性检查没通过（见上）");
+    process.exitCode = 1;
+  }
+}
+
+export const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
+// ---- 参赛者：连接 ----
+
+// 三个参赛者给子进程的环境一样：第 22 章的那组安全变量（SDK 的默认组是它的子集）
+const SAFE_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "LANG", "LC_ALL", "LC_CTYPE", "TZ"];
+export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of SAFE_ENV) if (process.env[key] !== undefined) env[key] = process.env[key]!;
+  return { ...env, ...extra };
+}
+
+// 物理极限：一个父进程和一个子进程在子进程的管道上一行一行地 ping-pong。
+// 父进程这边只做任何客户端都省不掉的事：拼一行 JSON 写出去，攒字节到换行，解码、JSON.parse，交给回调
+export class RawPipe {
+  readonly child: ChildProcessByStdio<Writable, Readable, null>;
+  onMessage: (message: any) => void = () => {};
+  private pending: Buffer[] = [];
+
+  private constructor(child: ChildProcessByStdio<Writable, Readable, null>) {
+    this.child = child;
+    child.stdout.on("data", (chunk: Buffer) => {
+      let start = 0;
+      let end: number;
+      while ((end = chunk.indexOf(10, start)) >= 0) {
+        this.pending.push(chunk.subarray(start, end));
+        const line = (this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending)).toString("utf8");
+        this.pending = [];
+        start = end + 1;
+        this.onMessage(JSON.parse(line));
+      }
+      if (start < chunk.length) this.pending.push(chunk.subarray(start));
+    });
+  }
+
+  static start(env: Record<string, string> = {}): Promise<RawPipe> {
+    const child = spawn(process.execPath, [PINGPONG], { env: childEnv(env), stdio: ["pipe", "pipe", "inherit"] });
+    return new Promise((resolve, reject) => {
+      child.once("error", reject);
+      child.once("spawn", () => resolve(new RawPipe(child)));
+    });
+  }
+
+  send(message: object): void {
+    this.child.stdin.write(JSON.stringify(message) + "\n");
+  }
+
+  // 一问一答（连接测试和大结果测试用）
+  call(message: object): Promise<any> {
+    return new Promise((resolve) => {
+      this.onMessage = resolve;
+      this.send(message);
+    });
+  }
+
+  close(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
+    const gone = new Promise<void>((r) => this.child.once("exit", () => r()));
+    this.child.stdin.end();
+    return gone;
+  }
+}
+
+export const echoRequest = (id: number, text = "ping") => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "echo", arguments: { text } },
+});
+
+export const blobRequest = (id: number, bytes: number) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "blob", arguments: { bytes } },
+});
+
+// 第 22 章：和 connectMcpServers 里的 connect() 一样的三步——起进程、握手（initialize + initialized）、列工具
+export async function startOurs(env: Record<string, string> = {}, name = "bench"): Promise<{ client: McpClient; tools: any[] }> {
+  const client = await McpClient.start(name, { command: process.execPath, args: [ECHO_SERVER], env });
+  await client.request("initialize", { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "learnharness", version: "0.1" } });
+  client.notify("notifications/initialized");
+  const list = await client.request("tools/list", {});
+  return { client, tools: list.tools };
+}
+
+// 官方 SDK：Client.connect() 做握手，listTools() 列工具。maxBufferSize 不给就是默认的 10 MiB
+export async function startSdk(options: { env?: Record<string, string>; maxBufferSize?: number } = {}): Promise<{ client: Client; tools: any[] }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [ECHO_SERVER],
+    env: options.env ?? {},
+    stderr: "inherit",
+    ...(options.maxBufferSize ? { maxBufferSize: options.maxBufferSize } : {}),
+  });
+  const client = new Client({ name: "learnharness-bench", version: "0.1" });
+  await client.connect(transport);
+  const list = await client.listTools();
+  return { client, tools: list.tools };
+}
+
+// 走第 22 章的原路接 mcp.json 里的服务器：读配置、同时启动、按名字顺序登记工具。
+// 它打印的日志行收下来不打印（返回给调用者核对）；它给 process 挂的 beforeExit/exit 收尾钩子用完就摘掉，
+// 免得测几十轮攒下几十个。ms 只量 connectMcpServers 本身
+export async function connectViaChapter(registry: Registry, dir: string): Promise<{ connections: McpConnections; logged: string[]; ms: number }> {
+  const logged: string[] = [];
+  const log = console.error;
+  const hooks = { beforeExit: process.listeners("beforeExit"), exit: process.listeners("exit") };
+  console.error = (...args: unknown[]) => void logged.push(args.join(" "));
+  const t0 = now();
+  let connections: McpConnections;
+  try {
+    connections = await connectMcpServers(registry, dir);
+  } finally {
+    console.error = log;
+  }
+  const ms = now() - t0;
+  for (const l of process.listeners("beforeExit")) if (!hooks.beforeExit.includes(l)) process.removeListener("beforeExit", l);
+  for (const l of process.listeners("exit")) if (!hooks.exit.includes(l)) process.removeListener("exit", l);
+  return { connections, logged, ms };
+}
+
+export function textOf(result: any): string {
+  return result?.content?.[0]?.text;
+}
+
+// ---- 机器 ----
+
+export function machine(): { cpus: number; model: string; node: string; load: string } {
+  let model = os.cpus()[0]?.model ?? "?";
+  try {
+    model = /model name\s*:\s*(.+)/.exec(fs.readFileSync("/proc/cpuinfo", "utf8"))?.[1]?.trim() ?? model;
+  } catch {
+    // 不是 Linux
+  }
+  return {
+    cpus: os.cpus().length,
+    model,
+    node: process.version,
+    load: os.loadavg().map((l) => l.toFixed(2)).join(" "),
+  };
+}
