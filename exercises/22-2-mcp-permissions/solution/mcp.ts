@@ -56,6 +56,8 @@ const SAFE_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", 
 interface Pending {
   resolve(result: unknown): void;
   reject(error: Error): void;
+  signal?: AbortSignal;
+  onAbort?: () => void; // 只有调用方给了 signal 才有
 }
 
 export class McpClient {
@@ -73,8 +75,7 @@ export class McpClient {
     child.stdin!.on("error", () => {}); // 进程死了还往里写会 EPIPE；失败由下面的 exit 统一交代
     child.on("exit", (code, signal) => {
       this.exited = `MCP 服务 "${name}" 已经退出（${signal ? `信号 ${signal}` : `退出码 ${code}`}）`;
-      for (const p of this.pending.values()) p.reject(new Error(this.exited));
-      this.pending.clear();
+      for (const id of [...this.pending.keys()]) this.take(id)!.reject(new Error(this.exited!));
     });
     this.idle();
   }
@@ -103,19 +104,14 @@ export class McpClient {
     if (signal?.aborted) return Promise.reject(new Error("用户按了 Ctrl-C，这个调用没有发出"));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const stop = () => {
-        this.pending.delete(id); // 不等了：它的响应晚到时 id 对不上，会被忽略
-        this.idle();
-        reject(new Error("用户按了 Ctrl-C，不再等这个调用的结果"));
-      };
-      signal?.addEventListener("abort", stop, { once: true });
-      const settle = <T>(fn: (v: T) => void) => (v: T) => {
-        signal?.removeEventListener("abort", stop);
-        this.pending.delete(id);
-        this.idle();
-        fn(v);
-      };
-      this.pending.set(id, { resolve: settle(resolve), reject: settle(reject) });
+      const entry: Pending = { resolve, reject };
+      if (signal) {
+        entry.signal = signal;
+        // 不等了：它的响应晚到时 id 对不上，会被忽略
+        entry.onAbort = () => this.take(id)?.reject(new Error("用户按了 Ctrl-C，不再等这个调用的结果"));
+        signal.addEventListener("abort", entry.onAbort, { once: true });
+      }
+      this.pending.set(id, entry);
       this.busy();
       this.child.stdin!.write(encode({ jsonrpc: "2.0", id, method, params }));
     });
@@ -145,10 +141,20 @@ export class McpClient {
       this.child.stdin!.write(encode(reply));
       return;
     }
-    const waiting = this.pending.get(message?.id as Id);
+    const waiting = this.take(message?.id as Id);
     if (!waiting) return; // 对不上号的响应（比如已经放弃等待的）：忽略
     if (message.error) waiting.reject(new Error(`MCP 错误 ${message.error.code}: ${message.error.message}`));
     else waiting.resolve(message.result);
+  }
+
+  // 一个请求有了结局（答复到了、出错了、不等了）：从在途表里取出来，摘掉它的 Ctrl-C 监听
+  private take(id: Id): Pending | undefined {
+    const entry = this.pending.get(id);
+    if (!entry) return undefined;
+    this.pending.delete(id);
+    if (entry.onAbort) entry.signal!.removeEventListener("abort", entry.onAbort);
+    this.idle();
+    return entry;
   }
 
   // 没有在途请求时，子进程和它的管道不该拖着 harness 不让退出；等响应时则要留住

@@ -16,7 +16,7 @@ export function mcpToolList(tools: McpTool[]): string {
 function firstSentence(text: string): string {
   const line = text.trim().split("\n")[0];
   const sentence = line.match(/^.+?(?:[。！？]|[.!?](?=\s|$))/)?.[0] ?? line;
-  return sentence.length > 80 ? sentence.slice(0, 80) + "…" : sentence;
+  return sentence.length > 60 ? sentence.slice(0, 60) + "…" : sentence;
 }
 
 export function mcpDescribeTool(tools: McpTool[]): Tool {
