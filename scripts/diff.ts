@@ -15,7 +15,7 @@ if (probe.error) usageError("找不到 diff 命令：请先安装 diffutils（�
 // --color 不带值就是 auto：只在终端上着色
 const color = probe.status === 0 ? ["--color"] : [];
 
-const child = spawn("diff", ["-ru", ...color, `chapters/${from}`, `chapters/${to}`], { cwd: ROOT, stdio: "inherit" });
+const child = spawn("diff", ["-ruN", ...color, `chapters/${from}`, `chapters/${to}`], { cwd: ROOT, stdio: "inherit" });
 child.on("close", (code) => {
   // diff 的退出码：0 相同，1 有不同（这正是我们要看的），2 才是出错
   if (code === 0) console.error(dim(`chapters/${from} 和 chapters/${to} 完全相同`, process.stderr));

@@ -169,10 +169,13 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
         running.stdin?.on("error", () => {}); // 子进程可能不读标准输入就退出了
         running.on("error", (e) => fs.writeSync(fd, `[场景运行失败：${e.message}]\n`));
         if (!s.spec.tty) running.stdin?.end(run.stdin ?? "");
-        const timer = setTimeout(() => {
-          fs.writeSync(fd, `\n[场景超时：${(s.spec.timeoutMs ?? 20000) / 1000} 秒还没结束，已终止]\n`);
-          running.kill("SIGKILL");
-        }, s.spec.timeoutMs ?? 20000);
+        // 演示时读者自己在终端前（可能正在想 y 还是 N），不设时限；测试里卡住的场景 20 秒后结束
+        const timer = opts.live
+          ? undefined
+          : setTimeout(() => {
+              fs.writeSync(fd, `\n[场景超时：${(s.spec.timeoutMs ?? 20000) / 1000} 秒还没结束，已终止]\n`);
+              running.kill("SIGKILL");
+            }, s.spec.timeoutMs ?? 20000);
         running.on("close", (code, signal) => {
           clearTimeout(timer);
           resolve(signal ? 128 + (os.constants.signals[signal] ?? 0) : code);
