@@ -1,9 +1,9 @@
 // session.ts：会话存成 JSONL——一行一条消息——放在工作目录的 .harness/sessions/ 下。
-// 第 10 章新增：只追加不重写；读回来时，写了一半的最后一行跳过并警告，其余照常恢复。
+// 第 10 章新增：只追加不重写；读回来时，写了一半的最后一行跳过并警告，其余照常恢复，缺了结果的调用补上说明。
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { Message } from "./model.ts";
+import type { AssistantMessage, Message } from "./model.ts";
 
 export interface Session {
   id: string;
@@ -56,8 +56,22 @@ export function loadSession(cwd: string, id?: string): { session: Session; histo
   });
   // 半截的最后一行后面先补一个换行，新消息才会从新的一行开始——补字节，不重写
   if (text !== "" && !text.endsWith("\n")) fs.appendFileSync(file, "\n");
-  // 恢复出来的条数就是“已保存”的条数：之后只追加新消息，不重写文件
-  return { session: { id: chosen, file, saved: history.length }, history };
+  // 恢复出来的条数就是“已保存”的条数：之后只追加新消息（包括下面补上的结果），不重写文件
+  const saved = history.length;
+  completeToolResults(history, chosen);
+  return { session: { id: chosen, file, saved }, history };
+}
+
+// 最后一轮写到一半断了：assistant 的 tool_calls 存下来了，结果却不全。给缺的补上一条“没有结果”的结果——
+// 不然之后每次请求都带着悬空的 tool_call，服务商会一概拒绝
+function completeToolResults(history: Message[], id: string): void {
+  const last = history.findLastIndex((m) => m.role === "assistant");
+  const calls = last < 0 ? [] : ((history[last] as AssistantMessage).tool_calls ?? []);
+  const answered = new Set(history.slice(last + 1).map((m) => (m.role === "tool" ? m.tool_call_id : "")));
+  const missing = calls.filter((c) => !answered.has(c.id));
+  if (missing.length === 0) return;
+  console.error(`警告: 会话 ${id} 的最后一轮有 ${missing.length} 个调用没有结果（上次可能在写入时被中断），补上一条说明`);
+  for (const c of missing) history.push({ role: "tool", tool_call_id: c.id, content: "错误: 会话在这个调用的结果写进文件之前中断了，不知道结果" });
 }
 
 // 把 history 里还没写进去的消息追加到文件末尾。新会话的第一次保存用 "wx"：文件已经存在就报错，
