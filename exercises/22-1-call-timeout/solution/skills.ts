@@ -20,7 +20,8 @@ export function discoverSkills(cwd: string): Skill[] {
     ["项目", path.join(cwd, ".claude", "skills")],
   ] as const) {
     for (const skill of readSkillDir(root)) {
-      if (found.has(skill.name)) console.error(`[skill "${skill.name}"：${where}目录里的版本覆盖了用户目录里的同名 skill]`);
+      const earlier = found.get(skill.name);
+      if (earlier) console.error(`[skill "${skill.name}"：${where}的 ${shortPath(skill.file)} 覆盖了 ${shortPath(earlier.file)}]`);
       found.set(skill.name, skill);
     }
   }
@@ -62,7 +63,7 @@ function parseSkill(text: string, file: string): Skill {
 export function parseFrontmatter(text: string): { fields: Record<string, string>; body: string } {
   const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
   if (lines[0].trim() !== "---") throw new Error("开头没有 frontmatter（第一行应该是 ---）");
-  const end = lines.indexOf("---", 1);
+  const end = lines.findIndex((line, i) => i > 0 && line.trim() === "---");
   if (end < 0) throw new Error("frontmatter 没有结束的 --- 行");
   const fields: Record<string, string> = {};
   for (let i = 1; i < end; i++) {
