@@ -1,8 +1,9 @@
 // compact.ts：上下文压缩。估算的上下文超过阈值时，把较早的消息交给模型总结成一段话，用它换掉那些消息。
-// 第 15 章新增：只多一次摘要调用；一个 tool_call 和它的结果永远留在同一边，不会被拆开。
+// 第 18 章改动：摘要调用也花钱，用量记进账本。
 import { chat, type Message, type ModelConfig, type ToolSpec } from "./model.ts";
 import { withRetry } from "./retry.ts";
 import { estimateMessages, estimateText } from "./tokens.ts";
+import type { UsageLedger } from "./usage.ts";
 
 export interface CompactOptions {
   config: ModelConfig;
@@ -10,6 +11,7 @@ export interface CompactOptions {
   threshold: number; // 估算超过这么多 tokens 就压缩
   keep: number; // 最近的多少条消息原样保留
   signal?: AbortSignal;
+  ledger?: UsageLedger;
 }
 
 export async function compactIfNeeded(history: Message[], opts: CompactOptions): Promise<void> {
@@ -38,6 +40,7 @@ async function summarize(older: Message[], opts: CompactOptions): Promise<string
     },
   ];
   const reply = await withRetry(opts.config.retry, (signal) => chat(opts.config, request, [], () => {}, signal), opts.signal);
+  opts.ledger?.add(reply.usage, false);
   return reply.message.content ?? "";
 }
 
