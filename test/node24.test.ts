@@ -4,8 +4,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { CHAPTERS, ROOT, chapterDirs, compareTranscripts, expectedPath, hasTerminalTool, listScenarios } from "../shared/scenario.ts";
-import { runScenario } from "../shared/scenario.ts";
+import { CHAPTERS, ROOT, chapterDirs, compareTranscripts, expectedPath, hasTerminalTool, listScenarios, runScenario } from "../shared/scenario.ts";
 
 const node24 = path.join(ROOT, ".cache", "node24", "bin", "node");
 const skip = fs.existsSync(node24) ? false : "没有 .cache/node24/bin/node：先跑 scripts/fetch-node24.sh（.ci/run 会跑）";
