@@ -7,7 +7,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { PROFILES, startScriptedModel, type Profile, type Turn } from "./scripted-model.ts";
+import { PROFILES, startScriptedModel, type Profile, type RecordedRequest, type Turn } from "./scripted-model.ts";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const FIXTURES = path.join(ROOT, "shared", "fixtures");
@@ -51,6 +51,9 @@ export interface RunResult {
   requests: number;
   leftovers: string[]; // harness 退出后还活着、工作目录还在临时目录里的进程（只在 Linux 上查得到）
   bodies: any[]; // 脚本模型收到的每个请求体（练习的检查器要看工具结果）
+  records: RecordedRequest[]; // 同上，连同状态码与被拒绝的原因
+  unusedTurns: number[]; // 脚本里没用到的轮
+  timedOut: boolean; // 撞上了场景的时限
 }
 
 export function chapterDirs(): string[] {
@@ -150,6 +153,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
       if (step.signal) s.spec.tty ? child?.stdin?.write("\x03") : child?.kill(step.signal);
     });
     let exitCode: number | null = 0;
+    let timedOut = false;
     for (const run of runs) {
       if (s.spec.runs) {
         const header = `$ npm run ch -- ${Number(s.chapter.slice(0, 2))} ${(run.args ?? []).map(shellWord).join(" ")}`.trimEnd() + "\n";
@@ -173,6 +177,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
         const timer = opts.live
           ? undefined
           : setTimeout(() => {
+              timedOut = true;
               fs.writeSync(fd, `\n[场景超时：${(s.spec.timeoutMs ?? 20000) / 1000} 秒还没结束，已终止]\n`);
               running.kill("SIGKILL");
             }, s.spec.timeoutMs ?? 20000);
@@ -189,7 +194,8 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
     // 终端的控制序列（光标移动、清行）和回车符不是内容
     if (s.spec.tty) transcript = transcript.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r+\n/g, "\n").replace(/\r/g, "");
     const bodies = model.requests.map((r) => r.body);
-    return { transcript, exitCode, requests: bodies.length, bodies, leftovers: await leftoverProcesses(tmp) };
+    const leftovers = await leftoverProcesses(tmp);
+    return { transcript, exitCode, requests: bodies.length, bodies, records: model.requests, unusedTurns: model.unusedTurns(), timedOut, leftovers };
   } finally {
     await model.close();
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -56,11 +56,13 @@ export interface Usage {
 export interface RecordedRequest {
   body: any;
   status: number;
+  rejected?: string; // 脚本模型拒绝了这个请求（检查没过、服务商会回 400、脚本里没有对应的轮）：为什么
 }
 
 export interface ScriptedModel {
   url: string;
   requests: RecordedRequest[];
+  unusedTurns(): number[]; // 脚本里一直没被用到的轮（从 1 数）
   close(): Promise<void>;
 }
 
@@ -110,6 +112,7 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
     } catch (e) {
       if (!(e instanceof TurnError)) throw e;
       record.status = 400;
+      record.rejected = e.message;
       return sendError(res, 400, `脚本模型：${e.message}`);
     }
     if (turn.delayMs && !(await sleepUnlessClosed(turn.delayMs, res))) return;
@@ -141,6 +144,7 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
     } catch (e) {
       if (!(e instanceof TurnError)) throw e;
       record.status = 400;
+      record.rejected = e.message;
       return sendError(res, 400, `脚本模型：${e.message}`);
     }
     if (turn.reasoning) for (const c of reply.calls) reasoningCalls.add(c.id);
@@ -182,6 +186,7 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    unusedTurns: () => script.turns.flatMap((_t, i) => (used[i] ? [] : [i + 1])),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
