@@ -57,6 +57,15 @@ export interface RecordedRequest {
   body: any;
   status: number;
   rejected?: string; // 脚本模型拒绝了这个请求（检查没过、服务商会回 400、脚本里没有对应的轮）：为什么
+  reply?: RecordedReply; // 它得到的回答（npm run site 的线路视图要看）；报错、坏 JSON 的回答没有这一项
+}
+
+export interface RecordedReply {
+  content: string;
+  reasoning?: string;
+  tool_calls: { id: string; name: string; arguments: string }[];
+  finish_reason: string;
+  usage?: object; // 发出去的 usage 字段，按服务商的形状；流式又没要 include_usage 时没发，就没有
 }
 
 export interface ScriptedModel {
@@ -160,6 +169,8 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
       res.writeHead(200, { "content-type": body.stream ? "text/event-stream" : "application/json" });
       return res.end(body.stream ? 'data: {"id": "chatcmpl-scripted", "choices": [\n\n' : '{"id": "chatcmpl-scripted", "choices": [');
     }
+    const usageSent = !body.stream || body.stream_options?.include_usage === true;
+    record.reply = { content: reply.content, reasoning: turn.reasoning, tool_calls: reply.calls, finish_reason: finish, usage: usageSent ? usageField(profile, usage) : undefined };
     if (!body.stream) {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(completion(profile, answer)));
