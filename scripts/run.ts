@@ -1,8 +1,9 @@
 // 读者命令（ch、demo、start、diff、verify）共用的几件事：认章号、把一章当真程序跑起来、播放一章的演示场景。
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CHAPTERS, chapterDirs, findChapter, listScenarios, runScenario, type Scenario } from "../shared/scenario.ts";
+import { CHAPTERS, ROOT, chapterDirs, findChapter, listScenarios, runScenario, type Scenario } from "../shared/scenario.ts";
 
 const TSX = import.meta.resolve("tsx");
 
@@ -52,11 +53,35 @@ function exitCodeOf(child: ChildProcess): Promise<number> {
   });
 }
 
+// .env 的 KEY=VALUE 行（可带 export 前缀、引号、# 注释）。Node 20.12 起有 util.parseEnv，可我们答应的是 20.6
+export function parseDotenv(text: string): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/)) {
+    const m = line.match(/^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/);
+    if (!m) continue;
+    const quoted = m[2].match(/^(["'])(.*)\1$/);
+    vars[m[1]] = quoted ? quoted[2] : m[2].replace(/\s+#.*$/, "");
+  }
+  return vars;
+}
+
+// 读者的环境加上 .env：先看读者所在的目录，再看仓库根目录；已经 export 的变量不被 .env 覆盖
+export function envWithDotenv(cwd: string): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const dir of new Set([cwd, ROOT])) {
+    const file = path.join(dir, ".env");
+    if (!fs.existsSync(file)) continue;
+    for (const [key, value] of Object.entries(parseDotenv(fs.readFileSync(file, "utf8")))) env[key] ??= value;
+  }
+  return env;
+}
+
 // 在读者敲命令的目录里（npm 把它放在 INIT_CWD）运行某一章，返回退出码
 export function runChapter(chapter: string, args: string[]): Promise<number> {
+  const cwd = process.env.INIT_CWD ?? process.cwd();
   const child = spawn(process.execPath, ["--import", TSX, path.join(CHAPTERS, chapter, "main.ts"), ...args], {
-    cwd: process.env.INIT_CWD ?? process.cwd(),
-    env: process.env,
+    cwd,
+    env: envWithDotenv(cwd),
     stdio: "inherit",
   });
   // 父进程被 kill 时把信号转给子进程，别留下孤儿

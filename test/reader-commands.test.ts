@@ -1,0 +1,76 @@
+// 读者天天敲的命令（npm run ch / demo / watch……）本身的行为：它们不属于哪一章，转录测试管不到。
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { ROOT } from "../shared/scenario.ts";
+import { startScriptedModel } from "../shared/scripted-model.ts";
+
+const TSX = import.meta.resolve("tsx");
+
+// 跑 scripts/ 下的一个命令，像 npm 那样把读者所在的目录放进 INIT_CWD；环境里不带任何 HARNESS_ 变量
+function runScript(script: string, args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir(), LANG: "C.UTF-8", ...opts.env };
+  if (opts.cwd) env.INIT_CWD = opts.cwd;
+  const child = spawn(process.execPath, ["--import", TSX, path.join(ROOT, "scripts", script), ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  return new Promise<{ code: number | null; output: string }>((resolve) => child.on("close", (code) => resolve({ code, output })));
+}
+
+function tempDir(t: { after(fn: () => void): void }): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lh-reader-"));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+describe("npm run ch 读 .env", () => {
+  it("读者目录里的 .env 给出地址和模型名", async (t) => {
+    const model = await startScriptedModel({ turns: [{ content: "你好，我读到了 .env" }] });
+    t.after(() => model.close());
+    const dir = tempDir(t);
+    fs.writeFileSync(path.join(dir, ".env"), `# 模型配置\nHARNESS_BASE_URL=${model.url}\nexport HARNESS_MODEL="from-dotenv"\n`);
+    const { code, output } = await runScript("ch.ts", ["1", "你好"], { cwd: dir });
+    assert.equal(code, 0, output);
+    assert.match(output, /你好，我读到了 \.env/);
+    assert.equal(model.requests[0]?.body.model, "from-dotenv");
+  });
+
+  it("已经 export 的变量赢过 .env", async (t) => {
+    const model = await startScriptedModel({ turns: [{ content: "好" }] });
+    t.after(() => model.close());
+    const dir = tempDir(t);
+    fs.writeFileSync(path.join(dir, ".env"), `HARNESS_BASE_URL=${model.url}\nHARNESS_MODEL=from-dotenv\n`);
+    const { code, output } = await runScript("ch.ts", ["1", "你好"], { cwd: dir, env: { HARNESS_MODEL: "from-env" } });
+    assert.equal(code, 0, output);
+    assert.equal(model.requests[0]?.body.model, "from-env");
+  });
+
+  // 本机地址不查密钥，所以换一个也落在本机、但 harness 不当它是 localhost 的地址：127.0.0.2
+  it("密钥只写在 .env 里也能用，请求带着它", async (t) => {
+    let authorization: string | undefined;
+    const server = http.createServer((req, res) => {
+      authorization = req.headers.authorization;
+      req.resume();
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ choices: [{ message: { role: "assistant", content: "密钥到了" }, finish_reason: "stop" }] }));
+    });
+    const listening = await new Promise<boolean>((resolve) => {
+      server.once("error", () => resolve(false));
+      server.listen(0, "127.0.0.2", () => resolve(true));
+    });
+    if (!listening) return t.skip("这台机器上不能监听 127.0.0.2");
+    t.after(() => server.close());
+    const { port } = server.address() as { port: number };
+    const dir = tempDir(t);
+    fs.writeFileSync(path.join(dir, ".env"), `HARNESS_API_KEY=sk-from-dotenv\n`);
+    const { code, output } = await runScript("ch.ts", ["1", "你好"], { cwd: dir, env: { HARNESS_BASE_URL: `http://127.0.0.2:${port}` } });
+    assert.equal(code, 0, output);
+    assert.match(output, /密钥到了/);
+    assert.equal(authorization, "Bearer sk-from-dotenv");
+  });
+});
