@@ -39,6 +39,7 @@ class Server {
       }
     });
     this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString("utf8")));
+    this.child.stdin.on("error", () => {}); // 测试失败时进程被杀，还没写完的大块会 EPIPE
     this.exited = new Promise((resolve) => this.child.on("close", (code) => resolve(code))); // close：stdout 也读完了
     servers.push(this);
   }
@@ -60,12 +61,12 @@ class Server {
     this.child.stdin.write(data);
   }
 
-  // 下一行输出；2 秒没来就失败（而不是让测试挂住）
-  async nextLine(): Promise<string> {
+  // 下一行输出；ms 毫秒（默认 5 秒：十几个进程同时启动，忙的机器上第一行可能要等一会儿）没来就失败（而不是让测试挂住）
+  async nextLine(ms = 5000): Promise<string> {
     const ready = this.queue.shift();
     if (ready !== undefined) return ready;
     return await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`2 秒内没有输出；stderr: ${this.stderr}`)), 2000);
+      const timer = setTimeout(() => reject(new Error(`${ms / 1000} 秒内没有输出；stderr: ${this.stderr}`)), ms);
       this.waiters.push((line) => {
         clearTimeout(timer);
         resolve(line);
@@ -73,8 +74,8 @@ class Server {
     });
   }
 
-  async next(): Promise<Json> {
-    return JSON.parse(await this.nextLine());
+  async next(ms?: number): Promise<Json> {
+    return JSON.parse(await this.nextLine(ms));
   }
 
   // 发一个请求，取下一行，确认它就是这个请求的答复
@@ -110,12 +111,16 @@ let s: Server; // 大部分协议测试共用这一个
 let ny: Server;
 let berlin: Server;
 let live: Server;
+let ancient: Server;
+let big: Server; // 超长的行单独用一个进程：它慢了、卡了，不连累别的测试
 let badNow: Server[];
 before(() => {
   s = new Server({ TZ: "Asia/Shanghai", TIMESERVER_NOW: NOW_SHANGHAI });
   ny = new Server({ TZ: "America/New_York", TIMESERVER_NOW: NOW_SHANGHAI });
   berlin = new Server({ TZ: "Europe/Berlin", TIMESERVER_NOW: "2026-03-29T12:00:00" });
   live = new Server({ TZ: "UTC" });
+  ancient = new Server({ TZ: "UTC", TIMESERVER_NOW: "0999-03-04T05:06:07Z" });
+  big = new Server({ TZ: "UTC" });
   badNow = BAD_NOW.map((value) => new Server({ TIMESERVER_NOW: value }));
 });
 
@@ -305,6 +310,18 @@ describe("timeserver 协议", () => {
     assert.match(reply.result.content[0].text, /工具/);
   });
 
+  it("id 经不起 JSON 往返（1e400 解析出来是 Infinity，写回去成了 null）→ -32600，id null", async () => {
+    for (const raw of ["1e400", "-1e400"]) {
+      s.write(`{"jsonrpc":"2.0","id":${raw},"method":"ping"}\n`);
+      const reply = await s.next();
+      assert.equal(reply.id, null, raw);
+      assert.equal(reply.error?.code, -32600, `${raw}: ${JSON.stringify(reply)}`);
+    }
+    // 1e2 就是 100：经得起往返，原样带回
+    s.write('{"jsonrpc":"2.0","id":1e2,"method":"ping"}\n');
+    assert.deepEqual(await s.next(), { jsonrpc: "2.0", id: 100, result: {} });
+  });
+
   it("\\r\\n 行尾和空行都能容忍；几行一次写入也行", async () => {
     s.write('\n\r\n   \n{"jsonrpc":"2.0","id":"crlf","method":"ping"}\r\n{"jsonrpc":"2.0","id":"same-chunk","method":"ping"}\n');
     assert.deepEqual(await s.next(), { jsonrpc: "2.0", id: "crlf", result: {} });
@@ -326,6 +343,10 @@ describe("timeserver 协议", () => {
 describe("timeserver 时区与时钟", () => {
   it("带偏移的 TIMESERVER_NOW 是一个时刻，按服务器所在时区显示", async () => {
     assert.equal((await ny.call("current_time")).text, "2026-08-07 02:03:09 星期五");
+  });
+
+  it("年份总是四位：999 年写成 0999", async () => {
+    assert.equal((await ancient.call("current_time")).text, "0999-03-04 05:06:07 星期一");
   });
 
   it("不带偏移的 TIMESERVER_NOW 按本地时间理解", async () => {
@@ -362,6 +383,34 @@ describe("timeserver 时区与时钟", () => {
     assert.equal(await live.exitCode(), 0);
     assert.deepEqual(await live.next(), { jsonrpc: "2.0", id: "last", result: {} });
     assert.equal(live.stdout.split("\n").filter(Boolean).length, 2);
+  });
+});
+
+describe("timeserver 长行", () => {
+  // 攒行要是每来一块就把整个缓冲区重拼一遍，32 MiB 是五百多次越来越长的复制（时间随长度平方增长），
+  // 其间别的请求全被堵着。块放进数组、到换行才拼一次，就只是一次复制加一次 JSON.parse
+  it("32 MiB 的一行：几秒内答复，后面的请求照常", async () => {
+    const pad = "时".repeat((32 * 1024 * 1024) / 3);
+    const line = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: "big-32", method: "ping", params: { pad } }) + "\n");
+    const t0 = Date.now();
+    big.write(line);
+    big.write('{"jsonrpc":"2.0","id":"after-32","method":"ping"}\n');
+    assert.deepEqual(await big.next(10_000), { jsonrpc: "2.0", id: "big-32", result: {} }, `${Date.now() - t0} ms`);
+    assert.deepEqual(await big.next(), { jsonrpc: "2.0", id: "after-32", result: {} });
+  });
+
+  it("超过 64 MiB 的一行：不再攒，答一个 -32600（id null），丢掉这一行，接着服务", async () => {
+    // 这一行本身是个合法的 ping：服务器要是攒下来解析了，会答 id "too-long"
+    const head = Buffer.from('{"jsonrpc":"2.0","id":"too-long","method":"ping","params":{"pad":"');
+    big.write(head);
+    const block = Buffer.alloc(1024 * 1024, 0x78); // 1 MiB 的 x，分块写：stdin 一块一块地到
+    for (let i = 0; i < 65; i++) big.write(block);
+    const refused = await big.next(10_000); // 过了上限就答，不必等这一行结束
+    assert.equal(refused.id, null, JSON.stringify(refused));
+    assert.equal(refused.error?.code, -32600);
+    assert.match(refused.error.message, /64 MiB/);
+    big.write('"}}\n{"jsonrpc":"2.0","id":"after-too-long","method":"ping"}\n');
+    assert.deepEqual(await big.next(10_000), { jsonrpc: "2.0", id: "after-too-long", result: {} });
   });
 });
 

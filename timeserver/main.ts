@@ -67,11 +67,12 @@ if (process.env.TIMESERVER_NOW && !fixedNow) {
   process.exit(1);
 }
 
-const pad = (n: number) => String(n).padStart(2, "0");
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
 function currentTime(): string {
   const t = fixedNow ?? new Date();
-  const date = `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())}`;
+  // 年份也补足四位：999 年是 0999，和 days_between 收的 YYYY-MM-DD 是同一个格式
+  const date = `${pad(t.getFullYear(), 4)}-${pad(t.getMonth() + 1)}-${pad(t.getDate())}`;
   const time = `${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())}`;
   return `${date} ${time} ${WEEKDAYS[t.getDay()]}`;
 }
@@ -143,7 +144,8 @@ function handleLine(line: string): void {
   // 我们从不向客户端发请求，所以收到的响应没人在等，丢掉
   if (msg.method === undefined && ("result" in msg || "error" in msg)) return;
   const hasId = "id" in msg;
-  const id = typeof msg.id === "string" || typeof msg.id === "number" ? msg.id : null;
+  // 1e400 解析出来是 Infinity，写回去成了 null：带不回原样的 id 和没有合法 id 一样，当无效请求
+  const id = typeof msg.id === "string" || (typeof msg.id === "number" && Number.isFinite(msg.id)) ? msg.id : null;
   if (msg.jsonrpc !== "2.0" || typeof msg.method !== "string" || (hasId && id === null)) {
     return sendError(id, -32600, "无效请求：需要 jsonrpc \"2.0\"、字符串 method，id 只能是数字或字符串");
   }
@@ -163,22 +165,47 @@ function handleLine(line: string): void {
 
 // ---- stdio ----
 
-// 按字节攒到换行符再解码：一个汉字的三个字节可能分在两次 data 事件里，半个字先解码就成了乱码。
-let pending = Buffer.alloc(0);
+// 一行最长 64 MiB（和第 22 章的客户端一样）。超过了就不再攒：答一个 -32600，丢掉这一行剩下的字节，
+// 从下一个换行接着服务——没有上限的话，一个不换行的客户端能让我们一直长内存，直到进程被杀。
+// 这时还没解析，不知道 id，所以 id 是 null；选 -32600（不是合法的请求）而不是 -32700：不是 JSON 写错了，是太长了
+const MAX_LINE = 64 * 1024 * 1024;
+
+// 第 22 章 LineSplitter 的做法：还没等到换行的块放在数组里，换行到了才拼一次、解码一次。
+// 每来一块就把整个缓冲区重拼一遍的话，一行 20 MB 要拼几百次，时间随长度平方增长，其间别的请求全被堵着。
+// 按字节攒到换行再解码：一个汉字的三个字节可能分在两次 data 事件里，半个字先解码就成了乱码。
+let parts: Buffer[] = [];
+let size = 0;
+let dropping = false; // 这一行已经超长，丢弃直到换行
+
+function collect(piece: Buffer): void {
+  if (dropping || piece.length === 0) return;
+  size += piece.length;
+  if (size <= MAX_LINE) return void parts.push(piece);
+  dropping = true;
+  parts = [];
+  sendError(null, -32600, `无效请求：一行超过了 ${MAX_LINE / 1024 / 1024} MiB，整行丢弃`);
+}
+
+function endLine(): void {
+  const line = dropping ? "" : Buffer.concat(parts).toString("utf8").replace(/\r$/, "");
+  parts = [];
+  size = 0;
+  dropping = false;
+  if (line.trim() !== "") handleLine(line);
+}
+
 process.stdin.on("data", (chunk: Buffer) => {
-  pending = Buffer.concat([pending, chunk]);
+  let start = 0;
   let nl: number;
-  while ((nl = pending.indexOf(0x0a)) !== -1) {
-    const line = pending.subarray(0, nl).toString("utf8").replace(/\r$/, "");
-    pending = pending.subarray(nl + 1);
-    if (line.trim() !== "") handleLine(line);
+  while ((nl = chunk.indexOf(0x0a, start)) !== -1) {
+    collect(chunk.subarray(start, nl));
+    endLine();
+    start = nl + 1;
   }
+  collect(chunk.subarray(start));
 });
 // 客户端关掉我们的 stdin 就是"结束会话"：最后一行没带换行也照样处理；
 // 之后事件循环里没有别的事了，进程等 stdout 写完自己以 0 退出
-process.stdin.on("end", () => {
-  const rest = pending.toString("utf8").trim();
-  if (rest !== "") handleLine(rest);
-});
+process.stdin.on("end", endLine);
 // 客户端先走了，stdout 写不出去（EPIPE）：没人听了，安静退出
 process.stdout.on("error", () => process.exit(0));
