@@ -27,22 +27,35 @@ export interface ScenarioSpec {
   runs?: { args?: string[]; stdin?: string }[]; // 在同一个工作目录里接连运行几次（代替 args、stdin）
   interact?: Step[]; // 输出里出现某段文字之后要做的事：敲一行字，或者按 Ctrl-C
   demo?: boolean; // npm run demo 播放的那个场景
-  timeoutMs?: number;
+  timeoutMs?: number; // 场景的时限，默认 60 秒：最慢的场景在忙碌的两核机器上也不到它的五分之一
+  retired?: { chapter: string; why: string }; // 从这一章起（含）不再适用：这一章有意去掉了这个行为，README 里要说
   turns: Turn[];
 }
 
+// 每一步都等一个“已经发生”的事实再动手，不靠睡一会儿：慢机器上睡多久都可能不够
 export interface Step {
   after: string; // 等转录里出现这段文字（从上一步之后算起）
+  afterRequest?: number; // 并且脚本模型已经收到了第 N 次请求（它正在“想”，请求确实在途）
+  afterFile?: string; // 并且工作目录里已经有了这个文件（工具确实跑起来了）
   send?: string; // 再敲这一行（终端里就是打字加回车）
-  signal?: "SIGINT"; // 或者发一个 Ctrl-C：终端里是真的按键，管道模式下是发给 harness 进程的信号
-  waitMs?: number; // 看到文字之后先等这么久再动手（比如等工具真的跑起来）
+  signal?: "SIGINT" | "SIGTERM" | "SIGHUP"; // 或者发一个信号：终端里的 SIGINT 是真的按 Ctrl-C，其余（和管道模式）是发给 harness 进程的信号
 }
 
 export interface Scenario {
-  chapter: string; // 目录名，如 06-tool-registry
+  chapter: string; // 场景出自哪一章（目录名，如 06-tool-registry）
   name: string;
   dir: string;
   spec: ScenarioSpec;
+}
+
+// 一个场景用在某一章上：出自本章，或者继承自前面的章。转录默认沿用出处的 expected.txt；
+// 后面某一章有意改了输出，就在那一章放一个同名目录（只有 expected*.txt，没有 scenario.json），从那一章起用它
+export interface Applied {
+  s: Scenario;
+  chapter: string; // 拿来跑的那一章
+  own: boolean; // 场景出自这一章
+  expectedDir: string;
+  profiles: Profile[];
 }
 
 export interface RunResult {
@@ -81,19 +94,43 @@ export function listScenarios(chapter: string): Scenario[] {
     });
 }
 
+// 适用于某一章的全部场景：前面每一章（含本章）的场景，去掉已经退役的。
+// 继承来的场景只用第一家服务商的形状跑——每家的差别由出处那一章把关
+export function scenariosFor(chapter: string, options: { ownOnly?: boolean } = {}): Applied[] {
+  const n = Number(chapter.slice(0, 2));
+  return chapterDirs()
+    .filter((c) => (options.ownOnly ? c === chapter : c <= chapter))
+    .flatMap((origin) => listScenarios(origin))
+    .filter((s) => !s.spec.retired || n < Number(s.spec.retired.chapter))
+    .map((s) => {
+      const own = s.chapter === chapter;
+      const profiles = own ? profilesOf(s) : profilesOf(s).slice(0, 1);
+      return { s, chapter, own, expectedDir: overrideDir(s, chapter) ?? s.dir, profiles };
+    });
+}
+
+// 从 chapter 往回找，离它最近的那个改写了这个场景转录的章
+function overrideDir(s: Scenario, chapter: string): string | undefined {
+  for (const c of chapterDirs().filter((d) => d > s.chapter && d <= chapter).reverse()) {
+    const dir = path.join(FIXTURES, c, s.name);
+    if (fs.existsSync(dir)) return dir;
+  }
+  return undefined;
+}
+
 export function profilesOf(s: Scenario): Profile[] {
   const p = s.spec.profiles;
   return p === "all" ? PROFILES : p ?? ["deepseek"];
 }
 
-export function expectedPath(s: Scenario, profile?: Profile): string {
-  return path.join(s.dir, profile ? `expected.${profile}.txt` : "expected.txt");
+export function expectedPath(s: Scenario, profile?: Profile, dir = s.dir): string {
+  return path.join(dir, profile ? `expected.${profile}.txt` : "expected.txt");
 }
 
 // 某家服务商的转录和别家不同时（比如 Ollama 不报缓存命中），用 expected.<服务商>.txt 单独记一份
-export function expectedFor(s: Scenario, profile: Profile): string {
-  const own = expectedPath(s, profile);
-  return fs.existsSync(own) ? own : expectedPath(s);
+export function expectedFor(s: Scenario, profile: Profile, dir = s.dir): string {
+  const own = expectedPath(s, profile, dir);
+  return fs.existsSync(own) ? own : expectedPath(s, undefined, dir);
 }
 
 export interface RunOptions {
@@ -129,6 +166,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
   const baseUrl = s.spec.model === "refused" ? `http://127.0.0.1:${await closedPort()}` : model.url;
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HARNESS_RETRY_BASE_MS: "50", // 第 11 章起出错会重试：场景里从 0.05 秒起步，不必真等一秒（场景可以自己改）
     HOME: home,
     LANG: "C.UTF-8",
     TZ: "UTC", // 日期按 UTC 取，和上面的 today 一致
@@ -148,9 +186,11 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
     // 多次运行（比如先聊、再 --resume）共用同一个工作目录和同一个脚本模型，转录接在一起
     const runs = s.spec.runs ?? [{ args: s.spec.args, stdin: s.spec.stdin }];
     let child: ChildProcess | undefined;
-    const stopInteracting = opts.live ? () => {} : interact(out, s.spec.interact ?? [], (step) => {
+    const happened = { requests: () => model.requests.length, file: (name: string) => fs.existsSync(path.join(work, name)) };
+    const stopInteracting = opts.live ? () => {} : interact(out, s.spec.interact ?? [], happened, (step) => {
       if (step.send !== undefined) child?.stdin?.write(step.send + (s.spec.tty ? "\r" : "\n"));
-      if (step.signal) s.spec.tty ? child?.stdin?.write("\x03") : child?.kill(step.signal);
+      if (step.signal === "SIGINT" && s.spec.tty) child?.stdin?.write("\x03");
+      else if (step.signal) signalHarness(child, step.signal, s.spec.tty);
     });
     let exitCode: number | null = 0;
     let timedOut = false;
@@ -173,14 +213,15 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
         running.stdin?.on("error", () => {}); // 子进程可能不读标准输入就退出了
         running.on("error", (e) => fs.writeSync(fd, `[场景运行失败：${e.message}]\n`));
         if (!s.spec.tty) running.stdin?.end(run.stdin ?? "");
-        // 演示时读者自己在终端前（可能正在想 y 还是 N），不设时限；测试里卡住的场景 20 秒后结束
+        // 演示时读者自己在终端前（可能正在想 y 还是 N），不设时限；测试里卡住的场景到时限就结束
+        const limit = s.spec.timeoutMs ?? DEFAULT_TIMEOUT_MS;
         const timer = opts.live
           ? undefined
           : setTimeout(() => {
               timedOut = true;
-              fs.writeSync(fd, `\n[场景超时：${(s.spec.timeoutMs ?? 20000) / 1000} 秒还没结束，已终止]\n`);
+              fs.writeSync(fd, `\n[场景超时：${limit / 1000} 秒还没结束，已终止]\n`);
               running.kill("SIGKILL");
-            }, s.spec.timeoutMs ?? 20000);
+            }, limit);
         running.on("close", (code, signal) => {
           clearTimeout(timer);
           resolve(signal ? 128 + (os.constants.signals[signal] ?? 0) : code);
@@ -200,6 +241,31 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
     await model.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+// 伪终端里 harness 是 script 的孙进程：SIGTERM、SIGHUP 要发给它本人，而不是 script
+function signalHarness(child: ChildProcess | undefined, signal: NodeJS.Signals, tty?: boolean) {
+  if (!child?.pid) return;
+  if (!tty) return void child.kill(signal);
+  const harness = descendants(child.pid).find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("main.ts"));
+  if (harness) process.kill(harness, signal);
+}
+
+function descendants(pid: number): number[] {
+  const children = fs
+    .readdirSync("/proc")
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return fs.readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]?.split(" ")[1] === String(pid);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return children.flatMap((c) => [c, ...descendants(c)]);
 }
 
 // harness 退出以后，还有没有进程的工作目录在这次运行的临时目录里（bash 留下的后台命令、没关掉的 MCP 服务器）。
@@ -252,19 +318,25 @@ export function hasTerminalTool(): boolean {
   }
 }
 
-// 盯着转录文件：每当下一步等的文字出现了，就执行它。返回一个停止函数
-function interact(file: string, steps: Step[], act: (step: Step) => void): () => void {
+interface Happened {
+  requests(): number; // 脚本模型到现在收到了几次请求
+  file(name: string): boolean; // 工作目录里有没有这个文件
+}
+
+// 盯着转录文件：每当下一步等的事都发生了，就执行它。返回一个停止函数
+function interact(file: string, steps: Step[], happened: Happened, act: (step: Step) => void): () => void {
   let next = 0;
   let from = 0;
   const timer = setInterval(() => {
     if (next >= steps.length) return clearInterval(timer);
-    const text = fs.readFileSync(file, "utf8");
-    const at = text.indexOf(steps[next].after, from);
+    const step = steps[next];
+    const at = fs.readFileSync(file, "utf8").indexOf(step.after, from);
     if (at < 0) return;
-    const step = steps[next++];
+    if (step.afterRequest !== undefined && happened.requests() < step.afterRequest) return;
+    if (step.afterFile !== undefined && !happened.file(step.afterFile)) return;
+    next++;
     from = at + step.after.length;
-    if (step.waitMs) setTimeout(() => act(step), step.waitMs);
-    else act(step);
+    act(step);
   }, 20);
   return () => clearInterval(timer);
 }
@@ -301,20 +373,63 @@ function closedPort(): Promise<number> {
   });
 }
 
-// 比对：返回 null 表示一致，否则是一段读者能看懂的说明（哪一行、期望什么、实际什么）
-export function compareTranscripts(label: string, expected: string, got: string): string | null {
+// 比对：返回 null 表示一致，否则是一段读者能看懂的说明：第几行第几列、两边各是什么字符（连同码位，
+// 全角的“（”和半角的“(”肉眼分不出来），再加一段简短的 diff。full 时附上实际的完整输出
+export function compareTranscripts(label: string, expected: string, got: string, full = true): string | null {
   if (expected === got) return null;
   const e = expected.split("\n");
   const g = got.split("\n");
   let i = 0;
   while (i < e.length && i < g.length && e[i] === g[i]) i++;
   const show = (line: string | undefined) => (line === undefined ? "（没有这一行）" : line === "" ? "（空行）" : line);
-  return [
-    `${label}：第 ${i + 1} 行不同`,
-    `  期望: ${show(e[i])}`,
-    `  实际: ${show(g[i])}`,
-    "",
-    "—— 实际的完整输出 ——",
-    got,
-  ].join("\n");
+  const lines = [`${label}：第 ${i + 1} 行${firstDifference(e[i], g[i])}`, `  期望: ${show(e[i])}`, `  实际: ${show(g[i])}`, "", "—— diff（- 期望，+ 实际）——", ...shortDiff(e, g)];
+  if (full) lines.push("", "—— 实际的完整输出 ——", got);
+  return lines.join("\n");
+}
+
+function firstDifference(e: string | undefined, g: string | undefined): string {
+  if (e === undefined || g === undefined) return "不同";
+  const a = [...e];
+  const b = [...g];
+  let c = 0;
+  while (c < a.length && c < b.length && a[c] === b[c]) c++;
+  const char = (ch: string | undefined) => (ch === undefined ? "行尾" : `“${JSON.stringify(ch).slice(1, -1)}” U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`);
+  return `第 ${c + 1} 个字符不同：期望 ${char(a[c])}，实际 ${char(b[c])}`;
+}
+
+// 最长公共子序列求出的逐行 diff，只留改动和前后各两行，最多 40 行
+function shortDiff(e: string[], g: string[]): string[] {
+  if (e.length * g.length > 4_000_000) return ["（太长，不做 diff）"];
+  const lcs = Array.from({ length: e.length + 1 }, () => new Uint32Array(g.length + 1));
+  for (let i = e.length - 1; i >= 0; i--) for (let j = g.length - 1; j >= 0; j--) lcs[i][j] = e[i] === g[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+  const ops: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < e.length || j < g.length) {
+    if (i < e.length && j < g.length && e[i] === g[j]) ops.push("  " + e[i++]), j++;
+    else if (j < g.length && (i === e.length || lcs[i][j + 1] >= lcs[i + 1][j])) ops.push("+ " + g[j++]);
+    else ops.push("- " + e[i++]);
+  }
+  const near = (k: number) => ops.slice(Math.max(0, k - 2), k + 3).some((op) => !op.startsWith("  "));
+  const out: string[] = [];
+  ops.forEach((op, k) => {
+    if (near(k)) out.push(op);
+    else if (out.at(-1) !== "  …") out.push("  …");
+  });
+  return out.length > 40 ? [...out.slice(0, 40), `  …（还有 ${out.length - 40} 行）`] : out;
+}
+
+// 一个裁判：测试、verify、Node 24 的运行、练习检查器都用它。除了转录，这些也算失败
+export function runProblems(result: RunResult): string[] {
+  const problems: string[] = [];
+  if (result.timedOut) problems.push("撞上了场景的时限：harness 没有自己结束（卡住了，或者在等输入）");
+  for (const [i, r] of result.records.entries()) if (r.rejected) problems.push(`脚本模型拒绝了第 ${i + 1} 次请求：${r.rejected}`);
+  if (result.unusedTurns.length > 0) problems.push(`脚本里的第 ${result.unusedTurns.join("、")} 轮没有用到：harness 少发了请求`);
+  if (result.leftovers.length > 0) problems.push(`harness 退出后还留着进程：\n${result.leftovers.map((p) => "  " + p).join("\n")}`);
+  return problems;
+}
+
+export function judge(label: string, expected: string, result: RunResult, full = true): string[] {
+  const transcript = compareTranscripts(label, expected, result.transcript, full);
+  return [...(transcript ? [transcript] : []), ...runProblems(result).map((p) => `${label}：${p}`)];
 }

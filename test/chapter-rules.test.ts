@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { CHAPTERS, FIXTURES, chapterDirs, compareTranscripts } from "../shared/scenario.ts";
+import { CHAPTERS, FIXTURES, chapterDirs, compareTranscripts, listScenarios, scenariosFor } from "../shared/scenario.ts";
 
 const HEADINGS = ["## 这一章加了什么", "## 改了哪些文件", "## 跑起来", "## 你应该看到", "## 常见坑", "## 动手试试", "## 测试会检查什么"];
 const CHANGED = "## 改了哪些文件";
@@ -179,9 +179,11 @@ function transcriptProblems(r: Readme, chapter: string): string[] {
       problems.push(`${chapter} / ${name}：README 第 ${j + 1} 行开始的代码块没有结束的 ${open[1]}`);
       return;
     }
-    const file = path.join(FIXTURES, chapter, name, "expected.txt");
-    if (!fs.existsSync(file)) {
-      problems.push(`${chapter} / ${name}：README 引用了场景 ${name}，但没有 shared/fixtures/${chapter}/${name}/expected.txt`);
+    // 本章的场景，或者前面某章留下、在本章接着跑的场景：用它在本章生效的那份转录
+    const applied = scenariosFor(chapter).find((a) => a.s.name === name);
+    const file = applied && path.join(applied.expectedDir, "expected.txt");
+    if (!file || !fs.existsSync(file)) {
+      problems.push(`${chapter} / ${name}：README 引用了场景 ${name}，但第 ${chapter.slice(0, 2)} 章没有这个场景（shared/fixtures/ 下找不到它的 expected.txt）`);
       return;
     }
     const shown = body.length ? body.join("\n") + "\n" : "";
@@ -203,6 +205,45 @@ function check(problems: string[]) {
 
 describe("章节规则", () => {
   const dirs = chapterDirs();
+
+  // 场景是累积的：名字在全部章里唯一；后面某章里同名、没有 scenario.json 的目录是那一章改写的转录
+  it("场景名字唯一，每个改写都对得上前面某章的场景", () => {
+    const origin = new Map<string, string>();
+    const problems: string[] = [];
+    for (const chapter of dirs) {
+      for (const s of listScenarios(chapter)) {
+        const first = origin.get(s.name);
+        if (first) problems.push(`shared/fixtures/${chapter}/${s.name}：第 ${first.slice(0, 2)} 章已经有同名场景——要改写它在这一章的转录，只放 expected.txt；要新场景，换个名字`);
+        else origin.set(s.name, chapter);
+      }
+      const base = path.join(FIXTURES, chapter);
+      for (const name of fs.existsSync(base) ? fs.readdirSync(base) : []) {
+        if (fs.existsSync(path.join(base, name, "scenario.json"))) continue;
+        const from = origin.get(name);
+        if (!from) problems.push(`shared/fixtures/${chapter}/${name}：没有 scenario.json，前面的章也没有叫 ${name} 的场景`);
+        else if (!fs.existsSync(path.join(base, name, "expected.txt"))) problems.push(`shared/fixtures/${chapter}/${name}：改写第 ${from.slice(0, 2)} 章的场景，却没有 expected.txt`);
+      }
+    }
+    check(problems);
+  });
+
+  it("退役的场景：那一章的 README 说了为什么", () => {
+    const problems: string[] = [];
+    for (const chapter of dirs) {
+      for (const s of listScenarios(chapter)) {
+        const retired = s.spec.retired;
+        if (!retired) continue;
+        const at = dirs.find((d) => d.startsWith(retired.chapter.padStart(2, "0")));
+        if (!at || at <= chapter) {
+          problems.push(`${chapter} / ${s.name}：retired.chapter 是 ${retired.chapter}，应该是后面某一章的章号`);
+          continue;
+        }
+        const readme = fs.readFileSync(path.join(CHAPTERS, at, "README.md"), "utf8");
+        if (!readme.includes(`\`${s.name}\``)) problems.push(`${at}：第 ${chapter.slice(0, 2)} 章的场景 ${s.name} 从这一章退役（${retired.why}），README 里要提到 \`${s.name}\` 并说明原因`);
+      }
+    }
+    check(problems);
+  });
 
   it("章号从 01 开始连续", () => {
     dirs.forEach((d, i) => {
