@@ -6,8 +6,9 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { ROOT } from "../shared/scenario.ts";
+import { CHAPTERS, ROOT } from "../shared/scenario.ts";
 import { startScriptedModel } from "../shared/scripted-model.ts";
+import { typecheckDir } from "../scripts/typecheck.ts";
 
 const TSX = import.meta.resolve("tsx");
 
@@ -72,5 +73,28 @@ describe("npm run ch 读 .env", () => {
     assert.equal(code, 0, output);
     assert.match(output, /密钥到了/);
     assert.equal(authorization, "Bearer sk-from-dotenv");
+  });
+});
+
+describe("typecheckDir：用仓库的设置检查读者的目录", () => {
+  it("原样的一章通过，即使它在仓库外面", async (t) => {
+    const dir = tempDir(t);
+    fs.cpSync(path.join(CHAPTERS, "22-mcp-client"), path.join(dir, "my22"), { recursive: true });
+    assert.equal(await typecheckDir(path.join(dir, "my22")), null);
+  });
+
+  it("类型错误：说出文件和行号", async (t) => {
+    const dir = tempDir(t);
+    const copy = path.join(dir, "my06");
+    fs.cpSync(path.join(CHAPTERS, "06-tool-registry"), copy, { recursive: true });
+    const main = path.join(copy, "main.ts");
+    const lines = fs.readFileSync(main, "utf8").split("\n");
+    const at = lines.length - 1;
+    lines.splice(at, 0, 'const wrong: number = "不是数字";');
+    fs.writeFileSync(main, lines.join("\n"));
+    const message = await typecheckDir(copy);
+    assert.ok(message, "有类型错误却通过了");
+    assert.match(message, new RegExp(`main\\.ts:${at + 1}:\\d+`));
+    assert.match(message, /类型检查没通过：1 处错误/);
   });
 });
