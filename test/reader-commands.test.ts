@@ -98,3 +98,47 @@ describe("typecheckDir：用仓库的设置检查读者的目录", () => {
     assert.match(message, /类型检查没通过：1 处错误/);
   });
 });
+
+describe("npm run watch", () => {
+  // 只等事实（出现第几行总结），不量时间；时限给得很宽，只防卡死：第 01 章的 verify 在忙碌的机器上约 7 秒
+  it("存一次文件就重跑一遍，每次一行总结；Ctrl-C 干净退出", async (t) => {
+    const dir = tempDir(t);
+    const copy = path.join(dir, "my01");
+    fs.cpSync(path.join(CHAPTERS, "01-hello"), copy, { recursive: true });
+    const child = spawn(process.execPath, ["--import", TSX, path.join(ROOT, "scripts", "watch.ts"), "01", "my01"], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir(), LANG: "C.UTF-8", INIT_CWD: dir },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    t.after(() => child.kill("SIGKILL"));
+    let output = "";
+    const waiters: (() => void)[] = [];
+    const onData = (d: Buffer) => {
+      output += d;
+      for (const w of waiters.splice(0)) w();
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    const summaries = () => output.split("\n").filter((l) => /^\[watch \d\d:\d\d:\d\d\] [✓✗] /.test(l));
+    const until = (what: string, ok: () => boolean) =>
+      new Promise<void>((resolve, reject) => {
+        const limit = setTimeout(() => reject(new Error(`等不到${what}，输出：\n${output}`)), 120_000);
+        const check = () => (ok() ? (clearTimeout(limit), resolve()) : waiters.push(check));
+        check();
+      });
+
+    await until("第一次运行的总结", () => summaries().length === 1);
+    assert.match(summaries()[0], /✓ 第 01 章：\d+ 个通过，0 个失败/);
+    // 改坏它：回答之前多打一行，hello 场景的转录对不上了
+    const main = path.join(copy, "main.ts");
+    fs.writeFileSync(main, fs.readFileSync(main, "utf8").replace("console.log(answer);", 'console.log("多了一行");\n  console.log(answer);'));
+    await until("存盘之后的第二次运行", () => summaries().length === 2);
+    assert.match(summaries()[1], /✗ 第 01 章：\d+ 个通过，[1-9]\d* 个失败/);
+    assert.match(output, /第 2 次，main\.ts 改了/);
+
+    const closed = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    child.kill("SIGINT");
+    assert.equal(await closed, 0);
+    assert.equal(summaries().length, 2);
+  });
+});
