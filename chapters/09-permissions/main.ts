@@ -1,5 +1,5 @@
 // main.ts：目录页——读配置，把问题发给模型，打印回答。
-// 第 09 章改动：bash 套上权限检查（guard）再登记。
+// 第 09 章改动：每个工具套上权限检查（guard）再登记：bash 默认要问，读写文件默认放行。
 import { RoundLimitError, runAgent } from "./agent.ts";
 import { ConfigError, ModelError, loadConfig, type Message } from "./model.ts";
 import { buildSystemPrompt } from "./prompt.ts";
@@ -15,12 +15,14 @@ async function main() {
   const history: Message[] = [{ role: "system", content: buildSystemPrompt(process.cwd(), new Date()) }];
 
   const registry = new Registry();
-  registry.register(readFileTool);
   // 只有终端才能问人；输入来自管道或文件时，“要问”就等于“拒绝”
   const policy = loadPolicy(process.cwd());
-  registry.register(guard(bashTool, policy, process.stdin.isTTY ? confirm : undefined));
-  registry.register(writeFileTool);
-  registry.register(editFileTool);
+  const ask = process.stdin.isTTY ? confirm : undefined;
+  // bash 默认要问；读写文件默认放行（第 08 章已把写关在工作目录里），但 deny/ask 规则和改配置的写照样拦
+  registry.register(guard(readFileTool, policy, ask, "allow"));
+  registry.register(guard(bashTool, policy, ask));
+  registry.register(guard(writeFileTool, policy, ask, "allow"));
+  registry.register(guard(editFileTool, policy, ask, "allow"));
   const maxRounds = Number(process.env.HARNESS_MAX_ROUNDS ?? 20);
   if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new ConfigError(`HARNESS_MAX_ROUNDS 要是正整数，现在是 ${process.env.HARNESS_MAX_ROUNDS}`);
 
