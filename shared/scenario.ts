@@ -136,6 +136,7 @@ export function expectedFor(s: Scenario, profile: Profile, dir = s.dir): string 
 export interface RunOptions {
   profile?: Profile;
   live?: boolean; // 直接输出到终端（npm run demo），不收集转录
+  byHand?: boolean; // live 时读者自己在终端前照 interact 的步骤操作（回答 y/N）；不设就由运行器替他操作
   realClock?: boolean; // 去掉 mcp.json 里的 TIMESERVER_NOW，让时间服务器用真的时钟（npm start）
   node?: string; // 用这个 node 直接跑 main.ts，不经过 tsx（Node ≥ 22.18 自带类型擦除）
 }
@@ -187,7 +188,9 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
     const runs = s.spec.runs ?? [{ args: s.spec.args, stdin: s.spec.stdin }];
     let child: ChildProcess | undefined;
     const happened = { requests: () => model.requests.length, file: (name: string) => fs.existsSync(path.join(work, name)) };
-    const stopInteracting = opts.live ? () => {} : interact(out, s.spec.interact ?? [], happened, (step) => {
+    // live 时要替读者操作，就把输出抄一份进转录文件，好知道什么时候该动手
+    const tee = opts.live && !opts.byHand && (s.spec.tty || (s.spec.interact ?? []).length > 0) ? fd : undefined;
+    const stopInteracting = opts.live && tee === undefined ? () => {} : interact(out, s.spec.interact ?? [], happened, (step) => {
       if (step.send !== undefined) child?.stdin?.write(step.send + (s.spec.tty ? "\r" : "\n"));
       if (step.signal === "SIGINT" && s.spec.tty) child?.stdin?.write("\x03");
       else if (step.signal) signalHarness(child, step.signal, s.spec.tty);
@@ -204,7 +207,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
       const command = [...runner, path.join(impl, "main.ts"), ...(run.args ?? [])];
       exitCode = await new Promise<number | null>((resolve) => {
         child = opts.live
-          ? spawn(command[0], command.slice(1), { cwd: work, env, stdio: s.spec.tty ? "inherit" : ["pipe", "inherit", "inherit"] })
+          ? spawnLive(command, work, env, s.spec.tty, tee)
           : s.spec.tty
             ? spawnInTerminal(command, work, env, fd)
             : // stdout 和 stderr 指向同一个文件：两路输出按真实发生的先后交织，正是读者在终端里看到的样子
@@ -299,6 +302,21 @@ async function leftoverProcesses(tmp: string): Promise<string[]> {
 // 转录里显示命令行时，带空格或特殊字符的参数加上引号
 function shellWord(arg: string): string {
   return /^[\w./:=@%+-]+$/.test(arg) ? arg : JSON.stringify(arg);
+}
+
+// 演示：输出直接到读者的终端；给了 tee 就同时写进转录文件。要伪终端的场景没有 tee 时，读者自己的终端就是那个终端
+function spawnLive(command: string[], cwd: string, env: Record<string, string>, tty: boolean | undefined, tee: number | undefined): ChildProcess {
+  if (tee === undefined) return spawn(command[0], command.slice(1), { cwd, env, stdio: tty ? "inherit" : ["pipe", "inherit", "inherit"] });
+  const child = tty ? spawnInTerminal(command, cwd, env, tee) : spawn(command[0], command.slice(1), { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+  child.stdout?.on("data", (d: Buffer) => {
+    process.stdout.write(d);
+    if (!tty) fs.writeSync(tee, d);
+  });
+  child.stderr?.on("data", (d: Buffer) => {
+    process.stderr.write(d);
+    if (!tty) fs.writeSync(tee, d);
+  });
+  return child;
 }
 
 // util-linux 的 script 给命令一个伪终端：对 harness 来说 stdin、stdout、stderr 都是真终端
