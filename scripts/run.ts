@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CHAPTERS, ROOT, chapterDirs, findChapter, listScenarios, runScenario, type Scenario } from "../shared/scenario.ts";
+import { CHAPTERS, ROOT, chapterDirs, expectedPath, findChapter, hasTerminalTool, listScenarios, runScenario, type Scenario, type Step } from "../shared/scenario.ts";
 
 const TSX = import.meta.resolve("tsx");
 
@@ -100,12 +100,47 @@ export function demoScenario(chapter: string): Scenario | undefined {
   return all.find((s) => s.spec.demo) ?? all[0];
 }
 
-// 在脚本模型上把演示场景直接播到终端，返回退出码
+// 演示里要做的事，照场景自己的 interact 步骤说：看到什么、做什么；连着几步一样就合成一句
+export function demoSteps(steps: Step[]): string {
+  const act = (st: Step) =>
+    st.send !== undefined ? `输入 ${st.send || "（什么也不输）"} 回车` : st.signal === "SIGINT" ? "按 Ctrl-C" : `给它发 ${st.signal}`;
+  const said = steps.map((st) => `看到“${st.after.trim()}”时${act(st)}`);
+  const groups: { text: string; times: number }[] = [];
+  for (const text of said) {
+    if (groups.at(-1)?.text === text) groups.at(-1)!.times++;
+    else groups.push({ text, times: 1 });
+  }
+  return groups.map((g) => (g.times > 1 ? `${g.text}（${g.times} 次）` : g.text)).join("；然后");
+}
+
+// 在脚本模型上把演示场景直接播到终端，返回退出码。要问读者 y/N 的演示，有终端就请读者自己答，
+// 没有终端（npm run demo -- 9 | cat）就在伪终端里照剧本替他答；按 Ctrl-C 这类步骤总是由演示替他做，时机才准
 export async function playDemo(chapter: string, options: { realClock?: boolean } = {}): Promise<number> {
+  const nn = chapterNumber(chapter);
   const s = demoScenario(chapter);
-  if (!s) usageError(`第 ${chapterNumber(chapter)} 章还没有场景（shared/fixtures/${chapter}/ 是空的），没有可演示的`);
+  if (!s) usageError(`第 ${nn} 章还没有场景（shared/fixtures/${chapter}/ 是空的），没有可演示的`);
   const about = s.spec.description ? `：${s.spec.description}` : "";
-  console.error(dim(`[演示] 第 ${chapterNumber(chapter)} 章 · ${s.name}${about}（脚本模型，离线）`, process.stderr));
-  const result = await whileChildRuns(runScenario(s, path.join(CHAPTERS, chapter), { live: true, ...options }));
+  console.error(dim(`[演示] 第 ${nn} 章 · ${s.name}${about}（脚本模型，离线）`, process.stderr));
+  const steps = s.spec.interact ?? [];
+  const byHand = Boolean(s.spec.tty && process.stdin.isTTY && process.stdout.isTTY);
+  if (s.spec.tty && !byHand && !hasTerminalTool()) {
+    usageError(`第 ${nn} 章的演示要在终端里跑：它会问你 y/N（没有终端时要用 util-linux 的 script 命令代答，这台机器上没有）`);
+  }
+  if (byHand) console.error(`[演示] 这个演示要你来答：${demoSteps(steps)}。剧本只认这样答，答别的，脚本模型会拒绝下一次请求`);
+  else if (s.spec.tty) console.error(`[演示] 没有终端，演示在伪终端里跑，照剧本替你答：${demoSteps(steps)}`);
+  else if (steps.length > 0) console.error(`[演示] 演示会替你操作：${demoSteps(steps)}`);
+
+  const result = await whileChildRuns(runScenario(s, path.join(CHAPTERS, chapter), { live: true, byHand, ...options }));
+  const problems = result.records.flatMap((r, i) => (r.rejected ? [`脚本模型拒绝了第 ${i + 1} 次请求：${r.rejected}`] : []));
+  if (result.unusedTurns.length > 0) problems.push(`剧本里的第 ${result.unusedTurns.join("、")} 轮没有用上`);
+  if (problems.length > 0) {
+    console.error(red(`[演示] 没有照剧本走完：${problems.join("；")}`, process.stderr));
+    if (byHand) console.error(dim(`[提示] 再来一次，照剧本答：${demoSteps(steps)}`, process.stderr));
+    return result.exitCode || 1;
+  }
+  // 演示在临时目录里跑，结束就删了：转录里那句 --resume 对读者没用，说清楚，免得他去试
+  if (fs.readFileSync(expectedPath(s), "utf8").includes("--resume")) {
+    console.error(dim(`[提示] 上面的会话存在演示的临时目录里，已经随演示删掉，--resume 接不上；在你自己的目录里 npm run ch -- ${Number(nn)} 开的会话才接得上`, process.stderr));
+  }
   return result.exitCode ?? 1;
 }

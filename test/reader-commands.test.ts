@@ -6,7 +6,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { CHAPTERS, ROOT } from "../shared/scenario.ts";
+import { CHAPTERS, ROOT, hasTerminalTool } from "../shared/scenario.ts";
 import { startScriptedModel } from "../shared/scripted-model.ts";
 import { typecheckDir } from "../scripts/typecheck.ts";
 
@@ -140,5 +140,52 @@ describe("npm run watch", () => {
     child.kill("SIGINT");
     assert.equal(await closed, 0);
     assert.equal(summaries().length, 2);
+  });
+});
+
+describe("npm run demo", () => {
+  const terminal = hasTerminalTool();
+
+  it("第 9 章的演示先说要答什么；输出不是终端时在伪终端里照剧本答（npm run demo -- 9 | cat）", { skip: !terminal && "需要 util-linux 的 script" }, async () => {
+    const { code, output } = await runScript("demo.ts", ["9"]);
+    assert.equal(code, 0, output);
+    assert.match(output, /看到“\[y\/N\]”时输入 y 回车（2 次）/);
+    assert.equal(output.match(/\[y\/N\] y/g)?.length, 2, output);
+    assert.match(output, /build 目录已经删掉了/);
+  });
+
+  it("第 12 章的演示替读者按 Ctrl-C，不再干等 30 秒、也没有 HTTP 400", async () => {
+    const { code, output } = await runScript("demo.ts", ["12"]);
+    assert.equal(code, 0, output);
+    assert.match(output, /演示会替你操作：看到“\[round 1\] bash”时按 Ctrl-C/);
+    assert.match(output, /\[已中断。再按一次 Ctrl-C 退出\]/);
+    assert.match(output, /后台的 sleep 也一起结束了/);
+    assert.doesNotMatch(output, /HTTP 400/);
+    assert.match(output, /--resume 接不上/); // 演示的临时目录已经删了，转录里那句 --resume 要说明白
+  });
+
+  // 读者自己在终端前答：没照剧本答，脚本模型拒绝下一次请求，演示就以非零退出，并提醒该怎么答
+  it("读者答错了：脚本模型拒绝请求，演示非零退出", { skip: !terminal && "需要 util-linux 的 script" }, async () => {
+    const command = [process.execPath, "--import", TSX, path.join(ROOT, "scripts", "demo.ts"), "9"].map((a) => `'${a}'`).join(" ");
+    const child = spawn("script", ["-qfec", command, "/dev/null"], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir(), LANG: "C.UTF-8", TERM: "dumb" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let output = "";
+    let answered = false;
+    const onData = (d: Buffer) => {
+      output += d;
+      if (!answered && output.includes("[y/N] ")) {
+        answered = true;
+        child.stdin.write("n\r");
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+    assert.match(output, /这个演示要你来答：看到“\[y\/N\]”时输入 y 回车（2 次）/);
+    assert.match(output, /没有照剧本走完：脚本模型拒绝了第 2 次请求/);
+    assert.notEqual(code, 0, output);
   });
 });
