@@ -89,7 +89,9 @@ for (const dir of copies) {
       assert.equal(bash({ allow: ["bash(rm *)"], deny: ["bash(rm -rf *)"] }, "rm -rf build"), "deny");
       assert.equal(bash({ allow: ["bash"], deny: ["bash(git push*)"] }, "ls && git  push"), "deny");
       assert.equal(bash({ allow: ["bash(echo *)"] }, "echo $(touch x)"), "ask");
-      assert.equal(bash({ allow: ["bash"] }, "echo hi > f"), "ask");
+      assert.equal(bash({ allow: ["bash(echo *)"] }, "echo hi > f"), "ask");
+      assert.equal(bash({ allow: ["bash"] }, "echo $(id) > f"), "allow");
+      assert.equal(bash({ allow: ["bash"], ask: ["bash(echo *)"] }, "echo $(id)"), "ask");
       assert.equal(bash({ allow: ["bash(echo *)"] }, "echo 'unbalanced"), "ask");
       assert.equal(bash({}, "ls"), "ask");
     });

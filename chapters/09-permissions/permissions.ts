@@ -195,7 +195,8 @@ export function decide(policy: Policy, tool: string, args: Record<string, unknow
   if (writes && subjects.some((s) => s !== undefined && /^(\.harness(\/|$)|mcp\.json$)/i.test(s))) return { decision: "ask", why: "config" };
   const ask = find("ask");
   if (ask) return { decision: "ask", rule: ask.text, why: ask.broken ? "broken" : undefined };
-  if (unsafe) return { decision: "ask", why: "unsafe" };
+  // 带模式的 allow 看不清 $(…) 里、> 后面是什么；只写了工具名的 allow 本来就放行这个工具的一切
+  if (unsafe && !policy.allow.some((rule) => rule.pattern === undefined && glob(rule.tool, tool))) return { decision: "ask", why: "unsafe" };
   if (subjects.every(allowed)) return { decision: "allow" };
   const suggest = subjects.filter((s) => !allowed(s)).map((s) => (s === undefined ? tool : `${tool}(${s})`));
   return { decision: fallback, suggest };

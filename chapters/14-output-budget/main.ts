@@ -35,12 +35,14 @@ async function main() {
   }
 
   const registry = new Registry();
-  registry.register(readFileTool);
   // 只有终端才能问人；输入来自管道或文件时，“要问”就等于“拒绝”
   const policy = loadPolicy(process.cwd());
-  registry.register(guard(bashTool, policy, process.stdin.isTTY ? confirm : undefined));
-  registry.register(writeFileTool);
-  registry.register(editFileTool);
+  const ask = process.stdin.isTTY ? confirm : undefined;
+  // bash 默认要问；读写文件默认放行（第 08 章已把写关在工作目录里），但 deny/ask 规则和改配置的写照样拦
+  registry.register(guard(readFileTool, policy, ask, "allow"));
+  registry.register(guard(bashTool, policy, ask));
+  registry.register(guard(writeFileTool, policy, ask, "allow"));
+  registry.register(guard(editFileTool, policy, ask, "allow"));
   const maxRounds = Number(process.env.HARNESS_MAX_ROUNDS ?? 20);
   if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new ConfigError(`HARNESS_MAX_ROUNDS 要是正整数，现在是 ${process.env.HARNESS_MAX_ROUNDS}`);
   const budget = Number(process.env.HARNESS_TOOL_BUDGET ?? 20_000);

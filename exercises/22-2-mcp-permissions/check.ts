@@ -11,7 +11,7 @@ const refused = (result: string | undefined) => result !== undefined && result.t
 // 第 09 章的说法是“需要用户确认，但现在没有终端可以问”；换了措辞也该提到其中之一
 const explainsNoTerminal = (result: string | undefined) => refused(result) && /终端|确认/.test(result!);
 
-// 场景最后一步用内置的 read_file（它不过权限）读 docs/notes.md：读得到，就是写进去了
+// 场景最后一步用内置的 read_file（没有规则时它不问就执行）读 docs/notes.md：读得到，就是写进去了
 function noteWritten(run: RunResult, request: number): string | undefined {
   const check = toolResults(run, request)[0];
   return check !== undefined && check.includes(NOTE) ? check : undefined;
