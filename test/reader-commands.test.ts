@@ -6,9 +6,10 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { CHAPTERS, ROOT, hasTerminalTool } from "../shared/scenario.ts";
+import { CHAPTERS, ROOT, chapterDirs, hasTerminalTool } from "../shared/scenario.ts";
 import { startScriptedModel } from "../shared/scripted-model.ts";
 import { typecheckDir } from "../scripts/typecheck.ts";
+import { README, chapterIndex, indexInReadme } from "../scripts/chapter-index.ts";
 
 const TSX = import.meta.resolve("tsx");
 
@@ -187,5 +188,24 @@ describe("npm run demo", () => {
     assert.match(output, /这个演示要你来答：看到“\[y\/N\]”时输入 y 回车（2 次）/);
     assert.match(output, /没有照剧本走完：脚本模型拒绝了第 2 次请求/);
     assert.notEqual(code, 0, output);
+  });
+});
+
+describe("根目录 README", () => {
+  it("章节索引和各章 README 一致，每一章都在", () => {
+    const readme = fs.readFileSync(README, "utf8");
+    const index = indexInReadme(readme);
+    assert.ok(index, "README.md 里没有章节索引（<!-- 章节索引 … --> 两行标记之间）");
+    for (const chapter of chapterDirs()) assert.ok(index.includes(`(chapters/${chapter}/)`), `章节索引里没有 ${chapter}`);
+    assert.equal(index, chapterIndex(), "章节索引过时了：跑 node --import tsx scripts/chapter-index.ts 重写它");
+  });
+
+  it("说的 Node 版本处处是 ≥ 20.6，和 package.json 的 engines 一致", () => {
+    const readme = fs.readFileSync(README, "utf8");
+    const engines = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).engines.node;
+    assert.equal(engines, ">=20.6");
+    const versions = [...readme.matchAll(/Node(?:\.js)? ≥ (\d+(?:\.\d+)?)/g)].map((m) => m[1]).filter((v) => !v.startsWith("22") && !v.startsWith("24"));
+    assert.ok(versions.length >= 2, "README 的中文和英文部分都要写明 Node 版本");
+    assert.deepEqual([...new Set(versions)], ["20.6"]);
   });
 });
