@@ -209,3 +209,10 @@ describe("根目录 README", () => {
     assert.deepEqual([...new Set(versions)], ["20.6"]);
   });
 });
+
+// npm install 发现 package-lock.json 的根项和 package.json 对不上就会重写它，读者一装依赖仓库就“脏”了
+it("package-lock.json 的根项和 package.json 一致（npm install 不会改写它）", () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
+  const root = JSON.parse(fs.readFileSync(path.join(ROOT, "package-lock.json"), "utf8")).packages[""];
+  for (const field of ["name", "version", "engines", "dependencies", "devDependencies"]) assert.deepEqual(root[field], pkg[field], `package-lock.json 的 ${field} 和 package.json 不同：跑一次 npm install 再提交 package-lock.json`);
+});
