@@ -1,0 +1,47 @@
+// 录线路：在场景自己的那一章上真跑一遍（deepseek 的形状），留下脚本模型收到的每个请求和它的回答；
+// 有 mcp.json 的场景，每个服务器前面插一个窃听器（tap.ts），录下 JSON-RPC 的每一行。不重新推算任何东西。
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { CHAPTERS, ROOT, expectedFor, runScenario, type Scenario } from "../../shared/scenario.ts";
+import type { RecordedRequest } from "../../shared/scripted-model.ts";
+import type { TapLine } from "./tap.ts";
+
+export interface Recording {
+  scenario: Scenario;
+  records: RecordedRequest[];
+  rpc: TapLine[]; // 按时间排好
+  transcript: string;
+  matches: boolean; // 这次运行的转录和 expected.txt 一字不差（否则网页上要说一声）
+}
+
+const TAP = path.join(ROOT, "scripts", "site", "tap.ts");
+
+// 只包住用本机 node 启动的服务器：命令不存在的那种场景（command-not-found）要的正是 spawn 失败本身
+function wrapServers(mcp: any, log: string): object {
+  const servers = mcp?.mcpServers;
+  if (!servers || typeof servers !== "object") return mcp;
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, cfg] of Object.entries<any>(servers)) {
+    wrapped[name] = cfg?.command === "$NODE" && Array.isArray(cfg.args)
+      ? { ...cfg, args: ["--import", "$TSX", TAP, log, name, "$NODE", ...cfg.args] }
+      : cfg;
+  }
+  return { ...mcp, mcpServers: wrapped };
+}
+
+export async function recordScenario(s: Scenario): Promise<Recording> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "lh-site-"));
+  const log = path.join(tmp, "rpc.jsonl");
+  try {
+    const spec = s.spec.mcp ? { ...s.spec, mcp: wrapServers(s.spec.mcp, log) } : s.spec;
+    const result = await runScenario({ ...s, spec }, path.join(CHAPTERS, s.chapter), { profile: "deepseek" });
+    const rpc = fs.existsSync(log)
+      ? fs.readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as TapLine).sort((a, b) => a.t - b.t)
+      : [];
+    const expected = fs.readFileSync(expectedFor(s, "deepseek"), "utf8");
+    return { scenario: s, records: result.records, rpc, transcript: result.transcript, matches: result.transcript === expected };
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
