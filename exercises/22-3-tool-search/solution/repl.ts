@@ -1,5 +1,5 @@
 // repl.ts：交互式读行，每读到一行交给 handle；/exit 或输入结束（Ctrl-D、管道读完）就退出。
-// 第 20 章改动：confirm 排队——几个工具同时要确认时，一次只问一个问题。
+// 第 20 章改动：confirm 排队——几个工具同时要确认时，一次只问一个问题；按了 Ctrl-C，排着的也都算“不”。
 import readline from "node:readline";
 
 let active: readline.Interface | undefined; // REPL 正在用的读行器
@@ -43,6 +43,9 @@ export function confirm(question: string, signal?: AbortSignal): Promise<boolean
 }
 
 async function ask(question: string, signal?: AbortSignal): Promise<boolean> {
+  // 排在后面的问题轮到时，用户可能已经在前一个问题上按了 Ctrl-C：不再问，直接算“不”。
+  // 否则 rl.question() 见到已经中断的 signal 会悄悄不问，也永远不回答，整个 REPL 就卡在这里
+  if (signal?.aborted) return false;
   const rl = active ?? readline.createInterface({ input: process.stdin, output: process.stderr, terminal: false });
   try {
     // 问的时候按了 Ctrl-C：把问题收回（否则用户的下一行输入会被这个过期的问题吞掉），当作“不同意”
