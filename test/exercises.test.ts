@@ -27,6 +27,15 @@ describe("练习", { concurrency: 2 }, () => {
       for (const file of changed) assert.ok(readme.includes(file), `solution/${file} 和第 22 章不同，但练习的 README 没有提到它`);
     });
 
+    it(`${exercise}：参考答案的 README 讲这个答案改了哪些文件、为什么，不是第 22 章 README 的副本`, () => {
+      const own = fs.readFileSync(path.join(dir, "solution", "README.md"), "utf8");
+      assert.match(own, new RegExp(`^# 练习 ${exercise.split("-").slice(0, 2).join("-")} · 参考答案`), "标题要写明是哪个练习的参考答案");
+      for (const heading of ["## 改了哪些文件", "## 为什么这样改"]) assert.ok(own.includes(heading), `缺少「${heading.slice(3)}」一节`);
+      for (const file of differingFiles(path.join(CHAPTERS, "22-mcp-client"), path.join(dir, "solution"))) {
+        assert.ok(own.includes(`\`${file}\``), `solution/${file} 和第 22 章不同，但参考答案的 README 没有说它改了什么`);
+      }
+    });
+
     it(`${exercise}：参考答案通过每一条要求`, async () => {
       const outcomes = await runRequirements(dir, await load(), path.join(dir, "solution"));
       const failed = outcomes.filter((o) => o.problem).map((o) => `✗ ${o.requirement.name}\n${o.problem}\n${o.transcript}`);

@@ -216,3 +216,32 @@ it("package-lock.json 的根项和 package.json 一致（npm install 不会改�
   const root = JSON.parse(fs.readFileSync(path.join(ROOT, "package-lock.json"), "utf8")).packages[""];
   for (const field of ["name", "version", "engines", "dependencies", "devDependencies"]) assert.deepEqual(root[field], pkg[field], `package-lock.json 的 ${field} 和 package.json 不同：跑一次 npm install 再提交 package-lock.json`);
 });
+
+// 读者照着 README 一行一行敲：离开仓库（cd 到 /tmp 或 ~）以后，npm run 要带 --prefix <仓库目录>，不然 npm 找不到 package.json
+describe("各页 README 的命令", () => {
+  const pages = [README, path.join(ROOT, "timeserver", "README.md")]
+    .concat(chapterDirs().map((c) => path.join(CHAPTERS, c, "README.md")))
+    .concat(fs.readdirSync(path.join(ROOT, "exercises")).flatMap((e) => ["README.md", "HINTS.md", "solution/README.md"].map((f) => path.join(ROOT, "exercises", e, f))))
+    .filter((f) => fs.existsSync(f));
+
+  it("仓库路径的占位只有一种写法：<仓库目录>", () => {
+    const bad = pages.flatMap((f) => (/\/path\/to\/learnharness/.test(fs.readFileSync(f, "utf8")) ? [path.relative(ROOT, f)] : []));
+    assert.deepEqual(bad, []);
+  });
+
+  it("cd 出仓库以后，npm run 都带着 --prefix", () => {
+    const bad: string[] = [];
+    for (const file of pages) {
+      const blocks = fs.readFileSync(file, "utf8").match(/```(?:sh|bash)\n[\s\S]*?```/g) ?? [];
+      for (const block of blocks) {
+        let outside = false;
+        for (const line of block.split("\n")) {
+          const cd = line.match(/\bcd\s+(\S+)/);
+          if (cd) outside = /^(\/|~)/.test(cd[1]) || (outside && !cd[1].startsWith(".."));
+          if (outside && /\bnpm (run|start|test)\b/.test(line) && !line.includes("--prefix")) bad.push(`${path.relative(ROOT, file)}：${line.trim()}`);
+        }
+      }
+    }
+    assert.deepEqual(bad, []);
+  });
+});
