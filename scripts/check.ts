@@ -17,7 +17,7 @@ if (!fs.existsSync(path.join(impl, "main.ts"))) usageError(`${dirArg} 里没有 
 
 const exerciseDir = path.join(ROOT, "exercises", exercise);
 const { requirements } = (await import(pathToFileURL(path.join(exerciseDir, "check.ts")).href)) as { requirements: Requirement[] };
-console.log(`检查 ${exercise}：${path.relative(process.cwd(), impl) || "."}`);
+console.log(`检查 ${exercise}：${dirArg}`); // 读者敲的那个路径：~/my22 不该变成 ../../../root/my22
 const outcomes = await runRequirements(exerciseDir, requirements, impl);
 for (const { requirement, problem, transcript } of outcomes) {
   if (!problem) {
