@@ -33,7 +33,7 @@ interface Chapter {
   title: string;
   motto: string;
   readme: string;
-  changed: { file: string; isNew: boolean }[];
+  changed: { file: string; isNew: boolean; why: string }[];
   scenarios: Scenario[];
 }
 
@@ -43,7 +43,7 @@ function readChapter(dir: string): Chapter {
   const title = lines[0].replace(/^# 第 \d+ 章 · /, "").trim();
   const motto = (lines.find((l) => l.startsWith("> ")) ?? "").slice(2).trim();
   const section = readme.split(/^## 改了哪些文件\s*$/m)[1]?.split(/^## /m)[0] ?? "";
-  const changed = [...section.matchAll(/^- `([^`]+)`(（新增）)?/gm)].map((m) => ({ file: m[1], isNew: Boolean(m[2]) }));
+  const changed = [...section.matchAll(/^- `([^`]+)`(（新增）)?[^—\n]*(?:—\s*(.*))?/gm)].map((m) => ({ file: m[1], isNew: Boolean(m[2]), why: (m[3] ?? "").replace(/`/g, "") }));
   return { dir, number: dir.slice(0, 2), title, motto, readme, changed, scenarios: listScenarios(dir) };
 }
 
@@ -66,6 +66,12 @@ function linkChangedFiles(html: string, files: string[]): string {
   );
 }
 
+// 标题和题记放在页内目录的上面：打开一页，先看到的是这一章叫什么
+function splitHead(html: string): { head: string; rest: string } {
+  const m = html.match(/^<h1>[\s\S]*?<\/h1>\s*(?:<blockquote>[\s\S]*?<\/blockquote>\s*)?/);
+  return m ? { head: m[0], rest: html.slice(m[0].length) } : { head: "", rest: html };
+}
+
 function chapterBody(c: Chapter, prev: Chapter | undefined, recorded: Set<string>): string {
   const diff = diffTrees(prev ? path.join(CHAPTERS, prev.dir) : undefined, path.join(CHAPTERS, c.dir), (f) => f === "README.md");
   const readme = linkChangedFiles(renderMarkdown(c.readme), diff.files.map((f) => f.path));
@@ -74,20 +80,23 @@ function chapterBody(c: Chapter, prev: Chapter | undefined, recorded: Set<string
   const ordered = [...c.scenarios.filter((s) => s.spec.demo), ...c.scenarios.filter((s) => !s.spec.demo)];
   const scenarios = ordered.map((s) => {
     const wire = recorded.has(`${s.chapter}/${s.name}`) ? ` <a class="wire-link" href="${escapeHtml(wirePath(s))}">线路视图 →</a>` : "";
-    const expected = fs.readFileSync(path.join(s.dir, "expected.txt"), "utf8");
+    const file = path.join(s.dir, "expected.txt");
+    const expected = fs.existsSync(file) ? transcriptBlock(fs.readFileSync(file, "utf8")) : `<p class="warning">这个场景还没有 <code>expected.txt</code>。</p>`;
     const variants = fs.readdirSync(s.dir).filter((f) => /^expected\.\w+\.txt$/.test(f)).sort();
     const extra = variants.map((v) => `<details><summary><code>${escapeHtml(v)}</code>（这家服务商的转录不一样）</summary>${transcriptBlock(fs.readFileSync(path.join(s.dir, v), "utf8"))}</details>`).join("");
     const demo = s.spec.demo ? ` <span class="badge">npm run demo</span>` : "";
     return `<section class="scenario" id="scenario-${escapeHtml(s.name)}">
 <h3><code>${escapeHtml(s.name)}</code>${demo}${wire}</h3>
 ${s.spec.description ? `<p>${escapeHtml(s.spec.description)}</p>` : ""}
-${transcriptBlock(expected)}
+${expected}
 ${extra}
 </section>`;
   });
-  return `<p class="toc"><a href="#readme">README</a> · <a href="#diff">${escapeHtml(diffTitle)}（${diff.files.length} 个文件）</a> · <a href="#transcripts">测试过的转录（${c.scenarios.length} 个场景）</a></p>
+  const { head, rest } = splitHead(readme);
+  return `${head}
+<p class="toc"><a href="#readme">README</a> · <a href="#diff">${escapeHtml(diffTitle)}（${diff.files.length} 个文件）</a> · <a href="#transcripts">测试过的转录（${c.scenarios.length} 个场景）</a></p>
 <article id="readme" class="readme">
-${readme}
+${rest}
 </article>
 <h2 id="diff" class="part">${escapeHtml(diffTitle)}</h2>
 <p class="note">即 <code>npm run diff -- ${prev ? prev.number : "00"} ${c.number}</code>（README 不算在内，它就是上面那篇）。</p>
@@ -99,7 +108,7 @@ ${scenarios.join("\n") || `<p>这一章没有自己的场景。</p>`}`;
 
 function indexBody(chapters: Chapter[], exercises: Exercise[]): string {
   const cards = chapters.map((c) => {
-    const files = c.changed.map((f) => `<code class="${f.isNew ? "new" : ""}">${escapeHtml(f.file)}</code>`).join(" ");
+    const files = c.changed.map((f) => `<code class="${f.isNew ? "new" : ""}" title="${escapeHtml(f.why)}">${escapeHtml(f.file)}</code>`).join(" ");
     return `<li class="card"><a href="${escapeHtml(chapterPath(c))}"><span class="num">${c.number}</span><span class="title">${escapeHtml(c.title)}</span></a>
 <p class="motto">${escapeHtml(c.motto)}</p>
 <p class="adds"><span class="label">改动</span> ${files} <span class="label">· ${c.scenarios.length} 个场景</span></p></li>`;
@@ -142,8 +151,10 @@ function exerciseBody(e: Exercise, last: Chapter): string {
   const base = path.join(EXERCISES, e.dir);
   const hints = path.join(base, "HINTS.md");
   const diff = diffTrees(path.join(CHAPTERS, last.dir), path.join(base, "solution"));
-  return `<p class="toc"><a href="#task">任务</a> · <a href="#hints">提示</a> · <a href="#solution">参考答案</a></p>
-<article id="task" class="readme">${renderMarkdown(fs.readFileSync(path.join(base, "README.md"), "utf8"))}</article>
+  const { head, rest } = splitHead(renderMarkdown(fs.readFileSync(path.join(base, "README.md"), "utf8")));
+  return `${head}
+<p class="toc"><a href="#task">任务</a> · <a href="#hints">提示</a> · <a href="#solution">参考答案</a></p>
+<article id="task" class="readme">${rest}</article>
 <h2 id="hints" class="part">提示</h2>
 <p class="note">先自己做；卡住了再一条一条打开。</p>
 <div class="hints">${fs.existsSync(hints) ? renderMarkdown(fs.readFileSync(hints, "utf8").replace(/^# .*\n/, "")) : "<p>没有提示。</p>"}</div>
