@@ -36,7 +36,7 @@ export interface ScenarioSpec {
 export interface Step {
   after: string; // 等转录里出现这段文字（从上一步之后算起）
   afterRequest?: number; // 并且脚本模型已经收到了第 N 次请求（它正在“想”，请求确实在途）
-  afterFile?: string; // 并且工作目录里已经有了这个文件（工具确实跑起来了）
+  afterFile?: string; // 并且工作目录里已经有了这个文件、而且不空（工具确实跑起来了）
   send?: string; // 再敲这一行（终端里就是打字加回车）
   signal?: "SIGINT" | "SIGTERM" | "SIGHUP"; // 或者发一个信号：终端里的 SIGINT 是真的按 Ctrl-C，其余（和管道模式）是发给 harness 进程的信号
 }
@@ -187,7 +187,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
     // 多次运行（比如先聊、再 --resume）共用同一个工作目录和同一个脚本模型，转录接在一起
     const runs = s.spec.runs ?? [{ args: s.spec.args, stdin: s.spec.stdin }];
     let child: ChildProcess | undefined;
-    const happened = { requests: () => model.requests.length, file: (name: string) => fs.existsSync(path.join(work, name)) };
+    const happened = { requests: () => model.requests.length, file: (name: string) => (fs.statSync(path.join(work, name), { throwIfNoEntry: false })?.size ?? 0) > 0 };
     // live 时要替读者操作，就把输出抄一份进转录文件，好知道什么时候该动手
     const tee = opts.live && !opts.byHand && (s.spec.tty || (s.spec.interact ?? []).length > 0) ? fd : undefined;
     const stopInteracting = opts.live && tee === undefined ? () => {} : interact(out, s.spec.interact ?? [], happened, (step) => {

@@ -1,5 +1,6 @@
 // session.ts：会话存成 JSONL——一行一条消息——放在工作目录的 .harness/sessions/ 下。
 // 第 10 章新增：只追加不重写；读回来时，写了一半的最后一行跳过并警告，其余照常恢复，缺了结果的调用补上说明。
+// 会话文件和它所在的目录都不跟符号链接走：仓库里放一个指向别处的链接，就能让 harness 读写工作目录外的文件。
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -41,18 +42,18 @@ export function loadSession(cwd: string, id?: string): { session: Session; histo
   if (!chosen) return "还没有可以接着聊的会话（.harness/sessions/ 是空的）";
   if (!ids.includes(chosen)) return `找不到会话 ${chosen}（在 .harness/sessions/ 下）`;
   const file = path.join(dir, `${chosen}.jsonl`);
+  const link = symlinkOnPath(cwd, file);
+  if (link) return `${link} 是符号链接，不跟着它读写（它可能指向工作目录以外）`;
   const text = fs.readFileSync(file, "utf8");
   const lines = text.split("\n");
   const history: Message[] = [];
   lines.forEach((line, i) => {
     if (line.trim() === "") return;
-    try {
-      history.push(JSON.parse(line));
-    } catch {
-      // 追加写的文件，断电或被 kill 时最多坏最后一行：跳过它，前面的都还在
-      const where = i === lines.length - 1 ? "最后一行不完整（上次可能在写入时被中断）" : `第 ${i + 1} 行不完整或不是合法 JSON`;
-      console.error(`警告: 会话 ${chosen} 的${where}，已跳过`);
-    }
+    const message = parseLine(line);
+    if (message) return void history.push(message);
+    // 追加写的文件，断电或被 kill 时最多坏最后一行：跳过它，前面的都还在
+    const where = i === lines.length - 1 ? "最后一行不完整（上次可能在写入时被中断）" : `第 ${i + 1} 行不完整或不是一条消息`;
+    console.error(`警告: 会话 ${chosen} 的${where}，已跳过`);
   });
   // 半截的最后一行后面先补一个换行，新消息才会从新的一行开始——补字节，不重写
   if (text !== "" && !text.endsWith("\n")) fs.appendFileSync(file, "\n");
@@ -60,6 +61,24 @@ export function loadSession(cwd: string, id?: string): { session: Session; histo
   const saved = history.length;
   completeToolResults(history, chosen);
   return { session: { id: chosen, file, saved }, history };
+}
+
+// 一行是一条消息：合法 JSON，而且是带 role 的对象（null、数字、数组都不算）
+function parseLine(line: string): Message | undefined {
+  try {
+    const value = JSON.parse(line);
+    return typeof value === "object" && value !== null && !Array.isArray(value) && typeof value.role === "string" ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// .harness、.harness/sessions 和会话文件本身，哪一个是符号链接就返回它的相对路径
+function symlinkOnPath(cwd: string, file: string): string | undefined {
+  for (const p of [path.join(cwd, ".harness"), path.dirname(file), file]) {
+    if (fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) return path.relative(cwd, p);
+  }
+  return undefined;
 }
 
 // 最后一轮写到一半断了：assistant 的 tool_calls 存下来了，结果却不全。给缺的补上一条“没有结果”的结果——
@@ -74,15 +93,30 @@ function completeToolResults(history: Message[], id: string): void {
   for (const c of missing) history.push({ role: "tool", tool_call_id: c.id, content: "错误: 会话在这个调用的结果写进文件之前中断了，不知道结果" });
 }
 
-// 把 history 里还没写进去的消息追加到文件末尾。新会话的第一次保存用 "wx"：文件已经存在就报错，
-// 绝不覆盖别人的会话
+// 把 history 里还没写进去的消息追加到文件末尾
 export function saveSession(session: Session, history: Message[]): void {
   if (history.length <= session.saved) return;
   const lines = history.slice(session.saved).map((m) => JSON.stringify(m) + "\n");
-  if (fs.existsSync(session.file)) fs.appendFileSync(session.file, lines.join(""));
-  else {
-    fs.mkdirSync(path.dirname(session.file), { recursive: true });
-    fs.writeFileSync(session.file, lines.join(""), { flag: "wx" });
+  if (append(session.file, lines.join(""))) session.saved = history.length;
+}
+
+// 追加写。新会话的第一次保存带 O_EXCL：文件已经存在就报错，绝不写进别人的会话；
+// O_NOFOLLOW：会话文件被换成了符号链接（模型跑一句 ln -sf 就能做到）就不写，只警告
+function append(file: string, text: string): boolean {
+  const cwd = path.dirname(path.dirname(path.dirname(file))); // file 是 <cwd>/.harness/sessions/<id>.jsonl
+  const link = symlinkOnPath(cwd, file);
+  if (link) {
+    console.error(`警告: ${link} 是符号链接，不往里写会话（它可能指向工作目录以外），这次没有保存`);
+    return false;
   }
-  session.saved = history.length;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const { O_WRONLY, O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+  const fresh = !fs.existsSync(file);
+  const fd = fs.openSync(file, O_WRONLY | O_APPEND | O_NOFOLLOW | (fresh ? O_CREAT | O_EXCL : 0));
+  try {
+    fs.writeSync(fd, text);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return true;
 }

@@ -1,5 +1,5 @@
 // main.ts：目录页——读配置，把问题发给模型，打印回答。
-// 第 15 章改动：读压缩阈值 HARNESS_COMPACT_AT，交给循环。
+// 第 15 章改动：读压缩阈值 HARNESS_COMPACT_AT，交给循环；每轮都存，REPL 撤回出错的一问时文件里也记下撤回。
 import { RoundLimitError, runAgent } from "./agent.ts";
 import { InterruptError, Interrupter } from "./interrupt.ts";
 import { ConfigError, ModelError, loadConfig, type Message } from "./model.ts";
@@ -58,7 +58,7 @@ async function main() {
     try {
       await runAgent(history, { config, registry, maxRounds, budget, compactAt, save: () => saveSession(session, history), signal: interrupter.begin() });
     } catch (e) {
-      // 轮数到顶、被中断时历史是完整的，照样存；模型服务出错时这一问会被撤掉，不存
+      // 轮数到顶、被中断时历史是完整的，照样存；模型服务出错时已经存过的轮留着（REPL 会撤回这一问，见下面）
       if (e instanceof RoundLimitError || e instanceof InterruptError) saveSession(session, history);
       throw e;
     } finally {
@@ -77,12 +77,14 @@ async function main() {
       if (e instanceof RoundLimitError) return console.error(`错误: ${e.message}`);
       if (e instanceof InterruptError) return; // 已经中断过的这一问留在历史里，接着等下一句
       if (!(e instanceof ModelError)) throw e;
-      // REPL 里一次请求失败不退出：换回这一问之前的历史（这一问里可能压缩过，不能只截短），接着聊
+      // REPL 里一次请求失败不退出：换回这一问之前的历史（这一问里可能压缩过，不能只截短），接着聊。
+      // 这一问已经逐轮存过了，文件里也要记下撤回，否则 --resume 会把它带回来
       history.splice(0, history.length, ...snapshot);
+      saveSession(session, history);
       console.error(`错误: ${e.message}`);
     }
   });
-  if (session.saved.size > 0) console.error(`[会话已保存：用 --resume ${session.id} 接着聊]`);
+  if (session.view.length > 0) console.error(`[会话已保存：用 --resume ${session.id} 接着聊]`);
 }
 
 // 预料之中的错只打一行中文；预料之外的（也就是 bug）照常抛出，留着堆栈好查

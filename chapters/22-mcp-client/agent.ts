@@ -26,7 +26,7 @@ export class RoundLimitError extends Error {}
 export async function runAgent(history: Message[], opts: AgentOptions): Promise<string> {
   for (let round = 1; round <= opts.maxRounds; round++) {
     const tools = opts.registry.definitions();
-    await compactIfNeeded(history, { config: opts.config, tools, threshold: opts.compactAt, keep: 4, signal: opts.signal, ledger: opts.ledger });
+    await compactIfNeeded(history, { config: opts.config, tools, threshold: opts.compactAt, keep: 4, signal: opts.signal, ledger: opts.ledger, nested: opts.nested });
     const { message, finishReason, usage } = await ask(history, opts);
     history.push(message);
     opts.ledger?.add(usage, opts.nested !== undefined);

@@ -5,9 +5,20 @@
 //   paginated      tools/list 分三页      big-result      一次返回 5 MB 的结果
 //   chatty         主动发通知、ping、对不上号的响应（rendezvous 工具在每个模式下都有）
 //   hang-handshake 不回 initialize        env             env_names 工具列出自己看得到的环境变量名
+//   getenv         env_get 工具读一个环境变量的值（看 mcp.json 里的 ${VAR} 展开成了什么）
 //   late           只有 echo、slow 和 echo_later：echo_later 等在途的 slow 回答了才回答（练习 22-1）
+// 下面这些模式的答复不合协议的形状，客户端要在边界上查出来（第 22 章的 mcp-* 场景）：
+//   flood          回 initialize 时写一行永远不换行的字节（最多 100 MiB）
+//   init-null      initialize 的 result 是 null        init-empty      initialize 的答复既没有 result 也没有 error
+//   init-no-version initialize 的 result 里没有 protocolVersion
+//   string-id      回 initialize 时把 id 1 写成字符串 "1"
+//   tools-not-array tools/list 的 tools 是个字符串    bad-tools       tools/list 里有 null、没名字、schema 不对的项
+//   children       启动时带起一个自己的子进程 sleep 300（它和服务器在同一个进程组里）
 // 任何模式下，slow 工具都要 3 秒后才回答（练习 22-1 的超时用它）；收到的取消通知记在 stderr 上
 // 只用标准库，读写都是一行一个 JSON（和 timeserver 一样）。
+import fs from "node:fs";
+import { spawn } from "node:child_process";
+
 const mode = process.argv[2] ?? "";
 
 type Msg = { id?: number | string | null; method?: string; params?: any };
@@ -20,6 +31,8 @@ if (mode === "exit-at-start") {
   process.exit(3);
 }
 if (mode === "stdout-noise") console.log("fault 服务器启动了！（这行本该写到 stderr）");
+// 服务器自己的子进程：服务器退出时不管它，它就一直活着——除非客户端把信号发给整个进程组
+if (mode === "children") spawn("sleep", ["300"], { stdio: "ignore" });
 
 function tools(cursor?: string) {
   if (mode === "paginated") {
@@ -31,6 +44,22 @@ function tools(cursor?: string) {
     return { tools: [tool("files.read", "名字里有点号"), tool("x".repeat(60), "名字太长"), tool("files_read", "和上面那个换名后撞名"), tool("echo", "正常的工具")] };
   }
   if (mode === "env") return { tools: [tool("env_names", "列出这个进程看得到的环境变量名")] };
+  if (mode === "getenv") return { tools: [tool("env_get", "读 name 参数指定的环境变量")] };
+  if (mode === "tools-not-array") return { tools: "echo" };
+  if (mode === "bad-tools") {
+    return {
+      tools: [
+        null,
+        { name: 42, description: "名字不是字符串", inputSchema: { type: "object" } },
+        { description: "没有名字", inputSchema: { type: "object" } },
+        { name: "no_schema", description: "没有 inputSchema" },
+        { name: "string_schema", description: "inputSchema 不是对象 schema", inputSchema: { type: "string" } },
+        { name: "list_schema", description: "inputSchema 是数组", inputSchema: [] },
+        tool("echo", "正常的工具"),
+        tool("shapeless", "结果的 content 不是数组"),
+      ],
+    };
+  }
   if (mode === "late") return { tools: [tool("echo", "原样返回 text 参数"), tool("slow", "3 秒后才回答"), tool("echo_later", "等在途的 slow 回答了，再原样返回 text 参数")] };
   return { tools: [tool("echo", "原样返回 text 参数"), tool("rendezvous", "等 echo 也被调用了才回答"), tool("crash", "调用它服务器就会死掉"), tool("fail", "总是失败"), tool("chart", "返回一张图"), tool("big", "返回 5 MB 文字"), tool("slow", "3 秒后才回答")] };
 }
@@ -39,6 +68,10 @@ function call(name: string, args: any): object | undefined {
   switch (name) {
     case "env_names":
       return text(Object.keys(process.env).sort().join(" "));
+    case "env_get":
+      return text(JSON.stringify(process.env[String(args?.name)] ?? null));
+    case "shapeless":
+      return { content: "这里本该是一个数组" };
     case "echo":
       return text(String(args?.text ?? ""));
     case "crash":
@@ -65,9 +98,15 @@ function handle(msg: Msg) {
     console.error(`fault: 收到取消通知 requestId=${JSON.stringify(id)}（${received.get(id) ?? "没有收到过这个 id 的请求"}），reason=${JSON.stringify(msg.params?.reason)}`);
   }
   if (msg.id === undefined || msg.id === null) return; // 通知不回
+  if (msg.method === undefined) return; // 客户端对我们的 ping 的答复：响应不再答复
   received.set(msg.id, msg.method === "tools/call" ? `tools/call ${msg.params?.name}` : String(msg.method));
   if (msg.method === "initialize") {
     if (mode === "hang-handshake") return; // 装死：永远不回
+    if (mode === "flood") return flood();
+    if (mode === "init-null") return send({ id: msg.id, result: null });
+    if (mode === "init-empty") return send({ id: msg.id });
+    if (mode === "init-no-version") return send({ id: msg.id, result: { capabilities: { tools: {} }, serverInfo: { name: "fault", version: mode } } });
+    if (mode === "string-id") return send({ id: String(msg.id), result: { protocolVersion: "2024-11-05", capabilities: { tools: {} }, serverInfo: { name: "fault", version: mode } } });
     if (mode === "chatty") {
       send({ method: "notifications/message", params: { level: "info", data: "你好" } });
       send({ id: "srv-1", method: "ping" });
@@ -82,6 +121,7 @@ function handle(msg: Msg) {
   if (msg.method === "tools/call") {
     if (msg.params?.name === "slow") {
       slowInFlight++;
+      fs.writeFileSync("slow-started", "1"); // 场景据此确认调用真的在途了，再按 Ctrl-C（不靠睡一会儿）
       return void setTimeout(() => {
         send({ id: msg.id, result: text("终于算完了") });
         slowInFlight--;
@@ -104,6 +144,15 @@ function handle(msg: Msg) {
   }
   send({ id: msg.id, error: { code: -32601, message: `没有这个方法：${msg.method}` } });
 }
+
+// 一行永远不结束：1 MiB 一块地写，等管道排空再写下一块（不让自己的内存涨上去），写满 100 MiB 就停下来干等
+function flood(written = 0): void {
+  if (written >= 100 * 1024 * 1024) return;
+  const block = Buffer.alloc(1024 * 1024, 0x78);
+  if (process.stdout.write(block)) setImmediate(() => flood(written + block.length));
+  else process.stdout.once("drain", () => flood(written + block.length));
+}
+process.stdout.on("error", () => process.exit(0)); // 客户端断开了
 
 let waiting: number | string | null | undefined; // rendezvous 的请求 id
 const received = new Map<unknown, string>(); // 收到过的请求：id → 方法（和工具名），取消通知拿来对号

@@ -1,5 +1,6 @@
 // session.ts：会话存成 JSONL——一行一条消息——放在工作目录的 .harness/sessions/ 下。
-// 第 15 章改动：压缩会换掉历史里较早的消息，所以“存到第几条”不再可靠——改成记住存过哪些消息。
+// 第 15 章改动：压缩会换掉历史里较早的消息，REPL 里出错的一问会被撤回——只会追加消息不够了。
+// 记住文件读回来会得到什么（view）；历史和它对不上时追加一行 {"reset": k, "messages": [...]}：读回时先截到前 k 条，再接上这些。
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -8,7 +9,7 @@ import type { AssistantMessage, Message } from "./model.ts";
 export interface Session {
   id: string;
   file: string;
-  saved: Set<Message>; // 已经写进文件的消息
+  view: Message[]; // 现在读回这个文件会得到的历史（按对象比较，就知道哪些是新的）
 }
 
 const ID = /^\d{8}-\d{6}-[0-9a-f]{4}$/;
@@ -29,7 +30,7 @@ export function createSession(cwd: string, now = new Date()): Session {
   for (;;) {
     const id = `${stamp}-${crypto.randomBytes(2).toString("hex")}`;
     const file = path.join(sessionsDir(cwd), `${id}.jsonl`);
-    if (!fs.existsSync(file)) return { id, file, saved: new Set() };
+    if (!fs.existsSync(file)) return { id, file, view: [] };
   }
 }
 
@@ -41,25 +42,51 @@ export function loadSession(cwd: string, id?: string): { session: Session; histo
   if (!chosen) return "还没有可以接着聊的会话（.harness/sessions/ 是空的）";
   if (!ids.includes(chosen)) return `找不到会话 ${chosen}（在 .harness/sessions/ 下）`;
   const file = path.join(dir, `${chosen}.jsonl`);
+  const link = symlinkOnPath(cwd, file);
+  if (link) return `${link} 是符号链接，不跟着它读写（它可能指向工作目录以外）`;
   const text = fs.readFileSync(file, "utf8");
   const lines = text.split("\n");
   const history: Message[] = [];
   lines.forEach((line, i) => {
     if (line.trim() === "") return;
-    try {
-      history.push(JSON.parse(line));
-    } catch {
-      // 追加写的文件，断电或被 kill 时最多坏最后一行：跳过它，前面的都还在
-      const where = i === lines.length - 1 ? "最后一行不完整（上次可能在写入时被中断）" : `第 ${i + 1} 行不完整或不是合法 JSON`;
-      console.error(`警告: 会话 ${chosen} 的${where}，已跳过`);
-    }
+    const record = parseLine(line);
+    if (record && !("role" in record)) return void history.splice(record.reset, Infinity, ...record.messages);
+    if (record) return void history.push(record);
+    // 追加写的文件，断电或被 kill 时最多坏最后一行：跳过它，前面的都还在
+    const where = i === lines.length - 1 ? "最后一行不完整（上次可能在写入时被中断）" : `第 ${i + 1} 行不完整或不是一条消息`;
+    console.error(`警告: 会话 ${chosen} 的${where}，已跳过`);
   });
   // 半截的最后一行后面先补一个换行，新消息才会从新的一行开始——补字节，不重写
   if (text !== "" && !text.endsWith("\n")) fs.appendFileSync(file, "\n");
-  // 恢复出来的都算“已保存”：之后只追加新消息（包括下面补上的结果），不重写文件
-  const saved = new Set(history);
+  // 恢复出来的就是文件的样子：之后只追加新消息（包括下面补上的结果），不重写文件
+  const view = [...history];
   completeToolResults(history, chosen);
-  return { session: { id: chosen, file, saved }, history };
+  return { session: { id: chosen, file, view }, history };
+}
+
+interface Reset {
+  reset: number; // 保留前多少条
+  messages: Message[]; // 再接上这些
+}
+
+// 一行是一条消息（带 role 的对象），或者一次重置；null、数字、数组、缺字段的都不算
+function parseLine(line: string): Message | Reset | undefined {
+  try {
+    const value = JSON.parse(line);
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+    if (Number.isInteger(value.reset) && value.reset >= 0 && Array.isArray(value.messages)) return value;
+    return typeof value.role === "string" ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// .harness、.harness/sessions 和会话文件本身，哪一个是符号链接就返回它的相对路径
+function symlinkOnPath(cwd: string, file: string): string | undefined {
+  for (const p of [path.join(cwd, ".harness"), path.dirname(file), file]) {
+    if (fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) return path.relative(cwd, p);
+  }
+  return undefined;
 }
 
 // 最后一轮写到一半断了：assistant 的 tool_calls 存下来了，结果却不全。给缺的补上一条“没有结果”的结果——
@@ -74,17 +101,35 @@ function completeToolResults(history: Message[], id: string): void {
   for (const c of missing) history.push({ role: "tool", tool_call_id: c.id, content: "错误: 会话在这个调用的结果写进文件之前中断了，不知道结果" });
 }
 
-// 把 history 里还没写进去的消息追加到文件末尾。新会话的第一次保存用 "wx"：文件已经存在就报错，
-// 绝不覆盖别人的会话
-// 压缩之后，摘要那一条是新的，也会追加进去：文件里留着完整的原文（每轮都存，压缩前该存的已经存了），再接着摘要和之后的对话
+// 让文件读回来等于 history：前面相同的部分不动；只多了新消息就逐条追加，
+// 否则（压缩换掉了较早的消息，或者撤回了出错的一问）追加一行重置。原文一行不删，文件只增不改
 export function saveSession(session: Session, history: Message[]): void {
-  const fresh = history.filter((m) => !session.saved.has(m));
-  if (fresh.length === 0) return;
-  const lines = fresh.map((m) => JSON.stringify(m) + "\n");
-  if (fs.existsSync(session.file)) fs.appendFileSync(session.file, lines.join(""));
-  else {
-    fs.mkdirSync(path.dirname(session.file), { recursive: true });
-    fs.writeFileSync(session.file, lines.join(""), { flag: "wx" });
+  const view = session.view;
+  let same = 0;
+  while (same < view.length && same < history.length && view[same] === history[same]) same++;
+  if (same === view.length && same === history.length) return;
+  const fresh = history.slice(same);
+  const lines = same === view.length ? fresh.map((m) => JSON.stringify(m)) : [JSON.stringify({ reset: same, messages: fresh })];
+  if (append(session.file, lines.map((l) => l + "\n").join(""))) session.view = [...history];
+}
+
+// 追加写。新会话的第一次保存带 O_EXCL：文件已经存在就报错，绝不写进别人的会话；
+// O_NOFOLLOW：会话文件被换成了符号链接（模型跑一句 ln -sf 就能做到）就不写，只警告
+function append(file: string, text: string): boolean {
+  const cwd = path.dirname(path.dirname(path.dirname(file))); // file 是 <cwd>/.harness/sessions/<id>.jsonl
+  const link = symlinkOnPath(cwd, file);
+  if (link) {
+    console.error(`警告: ${link} 是符号链接，不往里写会话（它可能指向工作目录以外），这次没有保存`);
+    return false;
   }
-  for (const m of fresh) session.saved.add(m);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const { O_WRONLY, O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+  const fresh = !fs.existsSync(file);
+  const fd = fs.openSync(file, O_WRONLY | O_APPEND | O_NOFOLLOW | (fresh ? O_CREAT | O_EXCL : 0));
+  try {
+    fs.writeSync(fd, text);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return true;
 }

@@ -1,5 +1,5 @@
 // compact.ts：上下文压缩。估算的上下文超过阈值时，把较早的消息交给模型总结成一段话，用它换掉那些消息。
-// 第 18 章改动：摘要调用也花钱，用量记进账本。
+// 第 18 章改动：摘要调用也花钱，用量记进账本；子 agent 里的压缩记在子 agent 名下，日志也带它的缩进。
 import { chat, type Message, type ModelConfig, type ToolSpec } from "./model.ts";
 import { withRetry } from "./retry.ts";
 import { estimateMessages, estimateText } from "./tokens.ts";
@@ -12,6 +12,7 @@ export interface CompactOptions {
   keep: number; // 最近的多少条消息原样保留
   signal?: AbortSignal;
   ledger?: UsageLedger;
+  nested?: string; // 子 agent 的日志前缀；有它就说明压缩的是子 agent 的历史
 }
 
 export async function compactIfNeeded(history: Message[], opts: CompactOptions): Promise<void> {
@@ -26,7 +27,7 @@ export async function compactIfNeeded(history: Message[], opts: CompactOptions):
   const older = history.slice(start, split);
   const summary = await summarize(older, opts);
   history.splice(start, older.length, { role: "user", content: `（以下是之前对话的摘要，原文已经压缩掉了）\n${summary}` });
-  console.error(`[压缩上下文：约 ${before} tokens → 约 ${size()} tokens，${older.length} 条较早的消息换成了一段摘要]`);
+  console.error(`${opts.nested ?? ""}[压缩上下文：约 ${before} tokens → 约 ${size()} tokens，${older.length} 条较早的消息换成了一段摘要]`);
 }
 
 // 摘要请求不带工具：要的只是一段话。较早的消息先摊平成纯文字，这样也不必操心 tool_call 的配对
@@ -40,7 +41,7 @@ async function summarize(older: Message[], opts: CompactOptions): Promise<string
     },
   ];
   const reply = await withRetry(opts.config.retry, (signal) => chat(opts.config, request, [], () => {}, signal), opts.signal);
-  opts.ledger?.add(reply.usage, false);
+  opts.ledger?.add(reply.usage, opts.nested !== undefined);
   return reply.message.content ?? "";
 }
 
