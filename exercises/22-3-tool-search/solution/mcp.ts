@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { encode, LineSplitter, type Id, type RpcMessage } from "./jsonrpc.ts";
+import { encode, LineSplitter, MAX_LINE, type Id } from "./jsonrpc.ts";
 import type { ToolSpec } from "./model.ts";
 import type { Registry, Tool } from "./registry.ts";
 import { estimateText } from "./tokens.ts";
@@ -17,8 +17,9 @@ export interface ServerConfig {
   env: Record<string, string>;
 }
 
-// 没有 mcp.json 是常态：一个外部服务都不接，和上一章一模一样
-export function loadMcpConfig(cwd: string): Map<string, ServerConfig> {
+// 没有 mcp.json 是常态：一个外部服务都不接，和上一章一模一样。
+// 文件是别人写的（或者从别处拷来的），每个字段都先查形状：一个服务写错了，跳过它，别的照常
+export function loadMcpConfig(cwd: string, environ: NodeJS.ProcessEnv = process.env): Map<string, ServerConfig> {
   const servers = new Map<string, ServerConfig>();
   let text: string;
   try {
@@ -26,24 +27,63 @@ export function loadMcpConfig(cwd: string): Map<string, ServerConfig> {
   } catch {
     return servers;
   }
-  let entries: Record<string, any>;
+  let parsed: unknown;
   try {
-    entries = JSON.parse(text).mcpServers ?? {};
+    parsed = JSON.parse(text);
   } catch (e) {
     console.error(`警告: mcp.json 不是合法 JSON，忽略: ${(e as Error).message}`);
+    return servers;
+  }
+  const entries = isObject(parsed) ? (parsed.mcpServers ?? {}) : undefined;
+  if (!isObject(entries)) {
+    console.error(`警告: mcp.json 里的 mcpServers 要是一个对象（服务名 → 配置），忽略`);
     return servers;
   }
   for (const [name, entry] of Object.entries(entries)) {
     // 服务名会成为工具名的一部分（mcp__<服务名>__<工具名>），模型服务商只认这几种字符
     if (!/^[A-Za-z0-9_-]+$/.test(name)) {
       console.error(`警告: MCP 服务名 ${JSON.stringify(name)} 只能用字母、数字、下划线和连字符（它会成为工具名的一部分），跳过`);
-    } else if (typeof entry?.command !== "string" || entry.command === "") {
-      console.error(`警告: MCP 服务 "${name}" 没有写 command，跳过`);
-    } else {
-      servers.set(name, { command: entry.command, args: (entry.args ?? []).map(String), env: entry.env ?? {} });
+      continue;
     }
+    const config = serverConfig(entry, environ);
+    if (typeof config === "string") console.error(`警告: MCP 服务 "${name}" ${config}，跳过`);
+    else servers.set(name, config);
   }
   return servers;
+}
+
+// 一个服务的配置：查形状、展开 ${VAR}；返回字符串就是它哪里不对
+function serverConfig(entry: unknown, environ: NodeJS.ProcessEnv): ServerConfig | string {
+  if (!isObject(entry)) return `的配置要是一个对象，现在是 ${show(entry)}`;
+  // Claude Code 的格式里还有 http、sse 这样的远程服务；这一章只会起进程、在 stdio 上说话
+  const type = entry.type ?? "stdio";
+  if (type !== "stdio") return `的 type 是 ${show(type)}：这一章只会说 stdio（起一个进程，在它的 stdin/stdout 上收发），远程服务不接`;
+  if (typeof entry.command !== "string" || entry.command === "") return "没有写 command";
+  const args = entry.args ?? [];
+  if (!Array.isArray(args) || !args.every((a) => typeof a === "string")) return `的 args 要是字符串数组，现在是 ${show(args)}`;
+  const env = entry.env ?? {};
+  if (!isObject(env)) return `的 env 要是一个对象（变量名 → 字符串），现在是 ${show(env)}`;
+  const odd = Object.entries(env).find(([, value]) => typeof value !== "string");
+  if (odd) return `的 env 里 ${odd[0]} 的值要是字符串，现在是 ${show(odd[1])}`;
+  // 和 Claude Code 一样展开 ${VAR} 和 ${VAR:-默认值}：令牌、路径留在各人自己的环境里，mcp.json 才能放心地共享。
+  // 没设置、又没写默认值的变量不能留着原文交出去（"${NODE_BIN}" 会被当成命令名），这个服务跳过
+  const unset = new Set<string>();
+  const expand = (text: string) =>
+    text.replace(/\$\{([^}:]+)(?::-([^}]*))?\}/g, (whole, name: string, fallback: string | undefined) => {
+      const value = environ[name];
+      if (value !== undefined && (value !== "" || fallback === undefined)) return value;
+      if (fallback !== undefined) return fallback; // 和 shell 一样：没设置或者是空的，都用默认值
+      unset.add(name);
+      return whole;
+    });
+  const config: ServerConfig = {
+    command: expand(entry.command),
+    args: args.map(expand),
+    env: Object.fromEntries(Object.entries(env).map(([key, value]) => [key, expand(value as string)])),
+  };
+  if (unset.size > 0) return `用到的环境变量 ${[...unset].join("、")} 没有设置（要默认值就写成 \${变量:-默认值}）`;
+  if (config.command === "") return "的 command 展开以后是空的";
+  return config;
 }
 
 // ---- 客户端：一个服务器子进程，stdin 写请求，stdout 读响应 ----
@@ -64,17 +104,20 @@ export class McpClient {
   private readonly child: ChildProcess;
   private readonly pending = new Map<Id, Pending>(); // 在途的请求：响应按 id 对号入座，所以可以同时有好几个
   private nextId = 1;
-  private exited: string | undefined; // 进程退出以后，这里是原因
+  private gone: string | undefined; // 进程退出或者被我们断开以后，这里是原因：之后的请求都以它失败
 
   private constructor(name: string, child: ChildProcess) {
     this.name = name;
     this.child = child;
     const lines = new LineSplitter();
-    child.stdout!.on("data", (chunk: Buffer) => lines.push(chunk, (line) => this.receive(line)));
+    const onLine = (line: string) => this.receive(line);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      if (!lines.push(chunk, onLine)) this.disconnect(`发来的一条消息超过了 ${MAX_LINE / 1024 / 1024} MiB`);
+    });
     child.stdin!.on("error", () => {}); // 进程死了还往里写会 EPIPE；失败由下面的 exit 统一交代
     child.on("exit", (code, signal) => {
-      this.exited = `MCP 服务 "${name}" 已经退出（${signal ? `信号 ${signal}` : `退出码 ${code}`}）`;
-      for (const id of [...this.pending.keys()]) this.take(id)!.reject(new Error(this.exited!));
+      this.gone ??= `MCP 服务 "${name}" 已经退出（${signal ? `信号 ${signal}` : `退出码 ${code}`}）`;
+      this.failAll();
     });
     this.idle();
   }
@@ -99,7 +142,7 @@ export class McpClient {
   }
 
   request(method: string, params: object, signal?: AbortSignal): Promise<any> {
-    if (this.exited) return Promise.reject(new Error(this.exited));
+    if (this.gone) return Promise.reject(new Error(this.gone));
     if (signal?.aborted) return Promise.reject(new Error("用户按了 Ctrl-C，这个调用没有发出"));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -117,12 +160,13 @@ export class McpClient {
   }
 
   notify(method: string, params?: object): void {
-    if (!this.exited) this.child.stdin!.write(encode({ jsonrpc: "2.0", method, ...(params ? { params } : {}) }));
+    if (!this.gone) this.child.stdin!.write(encode({ jsonrpc: "2.0", method, ...(params ? { params } : {}) }));
   }
 
+  // 服务器说的每一句都先查形状再用：它是别人的程序，什么都可能发来
   private receive(line: string) {
     if (line.trim() === "") return;
-    let message: RpcMessage;
+    let message: unknown;
     try {
       message = JSON.parse(line);
     } catch {
@@ -130,20 +174,46 @@ export class McpClient {
       console.error(`警告: MCP 服务 "${this.name}" 的 stdout 上有一行不是 JSON，跳过：${clip(line)}`);
       return;
     }
-    if (typeof message?.method === "string") {
+    if (!isObject(message)) {
+      console.error(`警告: MCP 服务 "${this.name}" 发来的一行不是 JSON-RPC 消息（要是一个对象），跳过：${clip(line)}`);
+      return;
+    }
+    if (typeof message.method === "string") {
       // 服务器发来的请求：ping 必须回，其余的我们都不支持；通知（没有 id）一律不回
       if (message.id === undefined || message.id === null) return;
-      const reply: RpcMessage =
+      const reply =
         message.method === "ping"
-          ? { jsonrpc: "2.0", id: message.id, result: {} }
-          : { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: `客户端不支持 ${message.method}` } };
+          ? { jsonrpc: "2.0" as const, id: message.id as Id, result: {} }
+          : { jsonrpc: "2.0" as const, id: message.id as Id, error: { code: -32601, message: `客户端不支持 ${message.method}` } };
       this.child.stdin!.write(encode(reply));
       return;
     }
-    const waiting = this.take(message?.id as Id);
+    // 我们发出的 id 都是整数。字符串 "1" 不是 1：对不上号的答复会让等它的请求永远等下去，
+    // 而这时已经分不清它答的是哪一个——这条连接不能再信了，断开，在途的请求立刻失败
+    if (typeof message.id !== "number") {
+      const error = "error" in message ? `（${rpcError(message.error)}）` : "";
+      this.disconnect(`回了一个 id 为 ${show(message.id)} 的响应${error}，可我们发出的 id 都是整数`);
+      return;
+    }
+    const waiting = this.take(message.id);
     if (!waiting) return; // 对不上号的响应（比如已经放弃等待的）：忽略
-    if (message.error) waiting.reject(new Error(`MCP 错误 ${message.error.code}: ${message.error.message}`));
-    else waiting.resolve(message.result);
+    if ("error" in message) waiting.reject(new Error(rpcError(message.error)));
+    else if ("result" in message) waiting.resolve(message.result);
+    else waiting.reject(new Error("响应里既没有 result 也没有 error"));
+  }
+
+  // 对面不守协议：不再听它说话，杀掉它的进程组；在途和之后的请求都以这个原因失败
+  private disconnect(reason: string) {
+    if (this.gone) return;
+    this.gone = `MCP 服务 "${this.name}" 已断开：${reason}`;
+    console.error(`警告: MCP 服务 "${this.name}" ${reason}，断开`);
+    this.child.stdout!.destroy();
+    this.signal("SIGKILL");
+    this.failAll();
+  }
+
+  private failAll() {
+    for (const id of [...this.pending.keys()]) this.take(id)!.reject(new Error(this.gone!));
   }
 
   // 一个请求有了结局（答复到了、出错了、不等了）：从在途表里取出来，摘掉它的 Ctrl-C 监听
@@ -169,28 +239,43 @@ export class McpClient {
     (this.child.stdin as unknown as { unref(): void }).unref();
   }
 
-  // 按规矩收尾：先关 stdin，等它自己退出；两秒还不走就 SIGTERM，再两秒 SIGKILL
-  async close(): Promise<void> {
-    if (this.exited) return;
-    const gone = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
-    const within = (ms: number) =>
-      new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), ms);
-        gone.then(() => {
-          clearTimeout(timer); // 它一退出就不再等：harness 要立刻退出，不能白等两秒
-          resolve(true);
-        });
-      });
-    this.child.stdin!.end();
-    if (await within(2000)) return;
-    this.child.kill("SIGTERM");
-    if (await within(2000)) return;
-    this.child.kill("SIGKILL");
-    await gone;
+  // 信号发给整个进程组（服务器自成一组，组号就是它的 pid）：它自己带起的子进程也一起收到
+  private signal(name: NodeJS.Signals) {
+    try {
+      process.kill(-this.child.pid!, name);
+    } catch {
+      // 组里已经没有进程了
+    }
   }
 
+  // 按规矩收尾：先关 stdin，等它自己退出；两秒还不走就 SIGTERM，再两秒 SIGKILL
+  async close(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      const gone = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
+      const within = (ms: number) =>
+        new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(false), ms);
+          gone.then(() => {
+            clearTimeout(timer); // 它一退出就不再等：harness 要立刻退出，不能白等两秒
+            resolve(true);
+          });
+        });
+      this.child.stdin!.end();
+      if (!(await within(2000))) {
+        this.signal("SIGTERM");
+        if (!(await within(2000))) {
+          this.signal("SIGKILL");
+          await gone;
+        }
+      }
+    }
+    // 服务器自己退出了，它带起的子进程（比如 sleep 300）可能还留在它的进程组里，没人会再管它们
+    this.signal("SIGKILL");
+  }
+
+  // harness 马上就要退出（exit 钩子里只能做同步的事）：整个进程组直接 SIGKILL
   kill(): void {
-    if (!this.exited) this.child.kill("SIGKILL");
+    this.signal("SIGKILL");
   }
 }
 
@@ -199,7 +284,7 @@ export class McpClient {
 interface RemoteTool {
   name: string;
   description?: string;
-  inputSchema?: object;
+  inputSchema: object;
 }
 
 export class McpTool implements Tool {
@@ -214,7 +299,7 @@ export class McpTool implements Tool {
     this.spec = {
       name: exposedName,
       description: `[来自 MCP 服务 ${client.name}] ${remote.description ?? ""}`,
-      parameters: remote.inputSchema ?? { type: "object", properties: {} },
+      parameters: remote.inputSchema,
     };
   }
 
@@ -229,18 +314,21 @@ export class McpTool implements Tool {
     } catch (e) {
       return `错误: 参数不是合法 JSON: ${(e as Error).message}`;
     }
-    let result: any;
+    let result: unknown;
     try {
       result = await this.client.request("tools/call", { name: this.remote.name, arguments: parsed }, signal);
     } catch (e) {
       // 这一层的错是“调用没送到工具手上”：进程死了、协议出错、用户不等了
       return `错误: ${(e as Error).message}`;
     }
-    const text = (result?.content ?? [])
-      .map((c: any) => (c?.type === "text" ? c.text : `[未处理的内容类型 ${JSON.stringify(c?.type)}]`))
+    if (!isObject(result) || !Array.isArray(result.content)) {
+      return `错误: MCP 服务 "${this.client.name}" 的 tools/call 结果不合协议：要是带 content 数组的对象，收到的是 ${show(result)}`;
+    }
+    const text = result.content
+      .map((c) => (isObject(c) && c.type === "text" && typeof c.text === "string" ? c.text : `[未处理的内容类型 ${show(isObject(c) ? c.type : c)}]`))
       .join("\n");
     // isError 是另一层：工具收到了调用，干活失败了。结果的一部分，进程还活着，下一次照常调用
-    return result?.isError ? `错误: 工具执行失败: ${text}` : text;
+    return result.isError === true ? `错误: 工具执行失败: ${text}` : text;
   }
 }
 
@@ -277,11 +365,18 @@ export async function connectMcpServers(registry: Registry, cwd: string, searchA
     }
     const { client, info, tools } = attempt;
     clients.push(client);
-    console.error(`[MCP 服务 "${client.name}" 握手完成：${info.serverInfo?.name ?? "?"} v${info.serverInfo?.version ?? "?"}，协议 ${info.protocolVersion}]`);
+    const server = isObject(info.serverInfo) ? info.serverInfo : {};
+    console.error(`[MCP 服务 "${client.name}" 握手完成：${server.name ?? "?"} v${server.version ?? "?"}，协议 ${info.protocolVersion}]`);
     let cost = 0;
     let count = 0;
-    for (const remote of tools) {
-      const name = exposedName(client.name, String(remote.name));
+    for (const item of tools) {
+      // 一个形状不对的工具只跳过它自己：别让一项坏数据带走整个服务器
+      const remote = remoteTool(item);
+      if (typeof remote === "string") {
+        console.error(`警告: MCP 服务 "${client.name}" ${remote}，跳过`);
+        continue;
+      }
+      const name = exposedName(client.name, remote.name);
       // 一个工具名不合规，服务商会拒绝整个请求——宁可少接这一个，也不能让所有请求都失败
       if (name.length > MAX_NAME) {
         console.error(`警告: MCP 服务 "${client.name}" 的工具 ${remote.name} 换成的名字 ${name} 超过 ${MAX_NAME} 个字符，跳过`);
@@ -310,7 +405,7 @@ export async function connectMcpServers(registry: Registry, cwd: string, searchA
   return connections;
 }
 
-type Attempt = { client: McpClient; info: any; tools: RemoteTool[] } | { failure: string };
+type Attempt = { client: McpClient; info: Record<string, unknown>; tools: unknown[] } | { failure: string };
 
 async function connect(name: string, config: ServerConfig): Promise<Attempt> {
   let client: McpClient;
@@ -319,7 +414,7 @@ async function connect(name: string, config: ServerConfig): Promise<Attempt> {
   } catch (e) {
     return { failure: `警告: MCP 服务 "${name}" 启动失败，跳过: ${(e as Error).message}` };
   }
-  let info: any;
+  let info: unknown;
   try {
     // 握手：报上我们说的协议版本和身份；服务器答的版本不一样也照用，记在日志里
     info = await client.request("initialize", {
@@ -327,6 +422,9 @@ async function connect(name: string, config: ServerConfig): Promise<Attempt> {
       capabilities: {},
       clientInfo: { name: "learnharness", version: "0.1" },
     });
+    if (!isObject(info) || typeof info.protocolVersion !== "string") {
+      throw new Error(`initialize 的结果要是带 protocolVersion 的对象，收到的是 ${show(info)}`);
+    }
     client.notify("notifications/initialized");
   } catch (e) {
     client.kill();
@@ -340,20 +438,47 @@ async function connect(name: string, config: ServerConfig): Promise<Attempt> {
   }
 }
 
-// 工具多的服务器会分页：带着 nextCursor 接着要，直到没有下一页
-async function listTools(client: McpClient): Promise<RemoteTool[]> {
-  const tools: RemoteTool[] = [];
+// 工具多的服务器会分页：带着 nextCursor 接着要，直到没有下一页。
+// 每一项先原样收下，登记之前再一项一项地查（remoteTool）
+async function listTools(client: McpClient): Promise<unknown[]> {
+  const tools: unknown[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   do {
-    const page = await client.request("tools/list", cursor === undefined ? {} : { cursor });
-    tools.push(...(page?.tools ?? []));
-    cursor = page?.nextCursor ?? undefined;
+    const page: unknown = await client.request("tools/list", cursor === undefined ? {} : { cursor });
+    if (!isObject(page) || !Array.isArray(page.tools)) throw new Error(`tools/list 的结果里 tools 要是数组，收到的是 ${show(isObject(page) ? page.tools : page)}`);
+    for (const tool of page.tools) tools.push(tool);
+    const next = page.nextCursor ?? undefined;
+    if (next !== undefined && typeof next !== "string") throw new Error(`tools/list 的 nextCursor 要是字符串，收到的是 ${show(next)}`);
+    cursor = next;
     // 服务器的 bug 不该让我们永远翻下去：同一个 cursor 出现第二次就停
     if (cursor !== undefined && seen.has(cursor)) throw new Error(`tools/list 的 nextCursor "${cursor}" 重复出现，分页停不下来`);
     if (cursor !== undefined) seen.add(cursor);
   } while (cursor !== undefined);
   return tools;
+}
+
+// tools/list 里的一项：name 是字符串，inputSchema 是 {"type": "object", …}。返回字符串就是它哪里不对
+function remoteTool(item: unknown): RemoteTool | string {
+  if (!isObject(item)) return `的 tools/list 里有一项不是对象（${show(item)}）`;
+  if (typeof item.name !== "string" || item.name === "") return `的 tools/list 里有一个工具没有字符串 name（${show(item)}）`;
+  const schema = item.inputSchema;
+  // 参数 schema 会原样进 tools 数组：不是对象 schema 的，服务商会拒绝整个请求
+  if (schema === undefined) return `的工具 ${item.name} 没有 inputSchema`;
+  if (!isObject(schema) || schema.type !== "object") return `的工具 ${item.name} 的 inputSchema 要是 {"type": "object", …}，收到的是 ${show(schema)}`;
+  return { name: item.name, description: typeof item.description === "string" ? item.description : undefined, inputSchema: schema };
+}
+
+function rpcError(error: unknown): string {
+  if (isObject(error) && typeof error.message === "string") return `MCP 错误 ${String(error.code)}: ${error.message}`;
+  return `MCP 错误: ${show(error)}`;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+// 把别人发来的值放进一行警告：JSON 写出来，太长就截断
+function show(value: unknown): string {
+  return value === undefined ? "（没有）" : clip(JSON.stringify(value));
 }
 
 function clip(s: string, n = 120): string {
