@@ -1,6 +1,6 @@
 // 读者天天敲的命令（npm run ch / demo / watch……）本身的行为：它们不属于哪一章，转录测试管不到。
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -219,10 +219,17 @@ it("package-lock.json 的根项和 package.json 一致（npm install 不会改�
 
 // 读者照着 README 一行一行敲：离开仓库（cd 到 /tmp 或 ~）以后，npm run 要带 --prefix <仓库目录>，不然 npm 找不到 package.json
 describe("各页 README 的命令", () => {
-  const pages = [README, path.join(ROOT, "timeserver", "README.md")]
+  const pages = [README, path.join(ROOT, "timeserver", "README.md"), path.join(ROOT, "play", "README.md")]
     .concat(chapterDirs().map((c) => path.join(CHAPTERS, c, "README.md")))
     .concat(fs.readdirSync(path.join(ROOT, "exercises")).flatMap((e) => ["README.md", "HINTS.md", "solution/README.md"].map((f) => path.join(ROOT, "exercises", e, f))))
     .filter((f) => fs.existsSync(f));
+
+  it("play/ 在新克隆里就有（cp -r chapters/… play/06 才不会失败），里面只有说明是 git 管的", () => {
+    assert.ok(fs.existsSync(path.join(ROOT, "play", "README.md")));
+    const ignored = (file: string) => spawnSync("git", ["check-ignore", "-q", file], { cwd: ROOT }).status === 0;
+    assert.equal(ignored("play/README.md"), false);
+    assert.equal(ignored("play/06/main.ts"), true);
+  });
 
   it("仓库路径的占位只有一种写法：<仓库目录>", () => {
     const bad = pages.flatMap((f) => (/\/path\/to\/learnharness/.test(fs.readFileSync(f, "utf8")) ? [path.relative(ROOT, f)] : []));
