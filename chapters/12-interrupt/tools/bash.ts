@@ -7,6 +7,7 @@ import type { Tool } from "../registry.ts";
 const DEFAULT_TIMEOUT = 30; // 秒
 const MAX_TIMEOUT = 600;
 const MAX_CHARS = 20_000; // 每一路输出最多交还这么多字符
+const GRACE_MS = 1000; // 整组结束后，最多再等输出关上这么久
 const MAX_BYTES = 1 << 20; // 每一路最多攒这么多字节，再多只计数：一条 `yes` 不该撑爆内存
 
 const spec: ToolSpec = {
@@ -42,31 +43,48 @@ function run(command: string, seconds: number, signal?: AbortSignal): Promise<st
     const stderr = collect(child.stderr);
     if (child.pid !== undefined) running.add(child.pid);
     let timedOut = false;
+    let escaped = false;
+    let grace: NodeJS.Timeout | undefined;
+    // 结束整个进程组。组里的进程一死，输出管道就该关上；过了 GRACE_MS 还开着，说明有进程用 setsid 之类
+    // 离开了这个组，信号够不着它。不再等它：自己关掉管道，交回结果（它之后写的输出就丢了）
+    const endGroup = () => {
+      killGroup(child.pid);
+      grace ??= setTimeout(() => {
+        escaped = true;
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }, GRACE_MS);
+    };
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup(child.pid);
+      endGroup();
     }, seconds * 1000);
-    const interrupt = () => killGroup(child.pid);
+    const interrupt = () => endGroup();
     signal?.addEventListener("abort", interrupt, { once: true });
     child.on("error", (e) => {
       clearTimeout(timer);
       resolve(`错误: 启动 bash 失败：${e.message}`);
     });
     // bash 退出了，可它的后台子孙还攥着输出管道，"close" 会一直等下去——先把整组清掉
-    child.on("exit", () => killGroup(child.pid));
+    child.on("exit", endGroup);
     child.on("close", (code, killedBy) => {
       clearTimeout(timer);
+      clearTimeout(grace);
       signal?.removeEventListener("abort", interrupt);
       if (child.pid !== undefined) running.delete(child.pid);
+      const ended = escaped ? "的进程组已经结束" : "和它启动的所有进程都已结束";
       const head = timedOut
-        ? `错误: 命令超时（${seconds} 秒），它和它启动的所有进程都已结束`
+        ? `错误: 命令超时（${seconds} 秒），它${ended}`
         : signal?.aborted
-          ? "错误: 用户按了 Ctrl-C，命令和它启动的所有进程都已结束"
+          ? `错误: 用户按了 Ctrl-C，命令${ended}`
           : `退出码: ${code ?? `被信号 ${killedBy} 结束`}`;
-      resolve([head, section("stdout", stdout()), section("stderr", stderr())].filter(Boolean).join("\n"));
+      resolve([head, escaped && ESCAPED, section("stdout", stdout()), section("stderr", stderr())].filter(Boolean).join("\n"));
     });
   });
 }
+
+// 进程组挡不住 setsid：真要一个不漏，得用 cgroup 或者 PID 命名空间（容器就是这么做的）
+const ESCAPED = "注意: 有进程脱离了进程组（比如用了 setsid），harness 结束不了它，它可能还在运行；它之后的输出没有收进来";
 
 // 攒下一路输出；到最后才整体解码，免得一个汉字被切在两块之间
 function collect(stream: NodeJS.ReadableStream): () => string {
