@@ -166,20 +166,26 @@ ${renderTreeDiff(diff, `第 ${last.number} 章`)}
 }
 
 // 并发地跑几个场景，结果按原来的顺序
+// 一个场景录不成（比如别人正在改它的 scenario.json），只少它那一页线路视图
 async function recordAll(list: Scenario[], jobs: number, log: (s: string) => void): Promise<Recording[]> {
-  const out: Recording[] = new Array(list.length);
+  const out: (Recording | undefined)[] = new Array(list.length);
   let next = 0;
   let done = 0;
   async function worker() {
     while (next < list.length) {
       const i = next++;
-      out[i] = await recordScenario(list[i]);
-      done++;
-      log(`  录线路 ${done}/${list.length} ${list[i].chapter}/${list[i].name}${out[i].matches ? "" : "（转录和 expected.txt 不一样）"}`);
+      const label = `${list[i].chapter}/${list[i].name}`;
+      try {
+        out[i] = await recordScenario(list[i]);
+        log(`  录线路 ${++done}/${list.length} ${label}${out[i]!.matches ? "" : "（转录和 expected.txt 不一样）"}`);
+      } catch (e: any) {
+        log(`警告: 录 ${label} 失败，跳过它的线路视图: ${e?.message ?? e}`);
+        done++;
+      }
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
-  return out;
+  return out.filter((r): r is Recording => r !== undefined);
 }
 
 export async function buildSite(opts: SiteOptions): Promise<SiteResult> {

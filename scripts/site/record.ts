@@ -17,15 +17,16 @@ export interface Recording {
 
 const TAP = path.join(ROOT, "scripts", "site", "tap.ts");
 
-// 只包住用本机 node 启动的服务器：命令不存在的那种场景（command-not-found）要的正是 spawn 失败本身
+// 只包住写对了、用本机 node 启动的 stdio 服务器：命令不存在（command-not-found）要的正是 spawn 失败本身，
+// 形状不对的配置（mcp-args-not-array）要的是那一行点名原样 args 的警告
 function wrapServers(mcp: any, log: string): object {
   const servers = mcp?.mcpServers;
-  if (!servers || typeof servers !== "object") return mcp;
+  if (!servers || typeof servers !== "object" || Array.isArray(servers)) return mcp;
   const wrapped: Record<string, unknown> = {};
   for (const [name, cfg] of Object.entries<any>(servers)) {
-    wrapped[name] = cfg?.command === "$NODE" && Array.isArray(cfg.args)
-      ? { ...cfg, args: ["--import", "$TSX", TAP, log, name, "$NODE", ...cfg.args] }
-      : cfg;
+    const wellFormed = cfg?.command === "$NODE" && (cfg.type === undefined || cfg.type === "stdio") &&
+      Array.isArray(cfg.args) && cfg.args.every((a: unknown) => typeof a === "string");
+    wrapped[name] = wellFormed ? { ...cfg, args: ["--import", "$TSX", TAP, log, name, "$NODE", ...cfg.args] } : cfg;
   }
   return { ...mcp, mcpServers: wrapped };
 }

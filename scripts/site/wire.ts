@@ -30,12 +30,18 @@ function clipText(text: string): string {
   return text.length > CLIP ? `${text.slice(0, CLIP)}\n…（后面还有 ${text.length - CLIP} 个字符，这里不全列）` : text;
 }
 
-function bars(records: RecordedRequest[]): string {
+function bars(records: RecordedRequest[], transcript: string): string {
   const rows = records.flatMap((r, i) => {
     const u = usageOf(r);
     return u ? [{ i, ...u }] : [];
   });
-  if (rows.length === 0) return `<p class="note">这个场景没有一次请求拿到用量（模型没答、或者出错了）。</p>`;
+  if (rows.length === 0) {
+    const unasked = records.some((r) => r.reply && r.body?.stream && r.body?.stream_options?.include_usage !== true);
+    return `<p class="note">${unasked ? "流式请求没带 <code>stream_options.include_usage</code>，服务商就不发用量（第 13 章才要）。" : "这个场景没有一次请求拿到用量（模型没答，或者答的是错误）。"}</p>`;
+  }
+  const printed = /^\[round \d+ 输入 |^\[共 \d+ 轮 · 最后一轮输入 /m.test(transcript)
+    ? "数字与转录里的用量行相同：<code>[round N 输入 X tokens，命中缓存 Y]</code>"
+    : "这是脚本模型发出去的 usage；这一章的 harness 还不把它打印出来（第 13 章起才有用量行）";
   const max = Math.max(...rows.map((r) => r.input));
   const html = rows.map((r) => {
     const pct = (n: number) => `${((n / max) * 100).toFixed(2)}%`;
@@ -43,7 +49,7 @@ function bars(records: RecordedRequest[]): string {
 <span class="bar" data-input="${r.input}" data-cached="${r.cached}" role="img" aria-label="输入 ${r.input} tokens，命中缓存 ${r.cached}"><span class="cached" style="width:${pct(r.cached)}"></span><span class="uncached" style="width:${pct(r.input - r.cached)}"></span></span>
 <span class="bar-nums">${r.input}<small>（缓存 ${r.cached}）</small></span></li>`;
   });
-  return `<p class="legend"><span class="swatch cached"></span>命中缓存 <span class="swatch uncached"></span>没命中（全价）　数字与转录里的用量行相同：<code>[round N 输入 X tokens，命中缓存 Y]</code></p>
+  return `<p class="legend"><span class="swatch cached"></span>命中缓存 <span class="swatch uncached"></span>没命中（全价）　${printed}</p>
 <ol class="bars">${html.join("\n")}</ol>`;
 }
 
@@ -147,7 +153,7 @@ ${warn}
 <h2 id="transcript">转录</h2>
 ${transcriptBlock(rec.transcript)}
 <h2 id="tokens">每轮的输入 tokens</h2>
-${bars(rec.records)}
+${bars(rec.records, rec.transcript)}
 <h2 id="requests">模型收到的请求，按到达的顺序</h2>
 ${rec.records.length === 0 ? `<p class="note">这个场景一次也没有请求模型。</p>` : rec.records.map((_r, k) => request(rec.records, k)).join("\n")}
 ${rpcTable(rec)}`;
