@@ -3,7 +3,7 @@
 // 不是逐字比对转录。
 import fs from "node:fs";
 import path from "node:path";
-import { runScenario, type RunResult, type Scenario, type ScenarioSpec } from "../shared/scenario.ts";
+import { runProblems, runScenario, type RunResult, type Scenario, type ScenarioSpec } from "../shared/scenario.ts";
 
 export interface Requirement {
   name: string; // 要求，一句话
@@ -25,9 +25,18 @@ export async function runRequirements(exerciseDir: string, requirements: Require
     const spec = JSON.parse(fs.readFileSync(path.join(dir, "scenario.json"), "utf8")) as ScenarioSpec;
     const scenario: Scenario = { chapter: "22-mcp-client", name: requirement.scenario, dir, spec };
     const run = await runScenario(scenario, impl);
-    outcomes.push({ requirement, problem: requirement.check(run), transcript: run.transcript });
+    outcomes.push({ requirement, problem: judgeRun(run, spec) ?? requirement.check(run), transcript: run.transcript });
   }
   return outcomes;
+}
+
+// 和 npm test 同一个裁判：措辞可以不同，但 harness 要自己结束、退出码为 0（场景另有约定的除外）、不留进程、
+// 不发脚本模型会拒绝的请求。卡住的实现哪怕工具结果全对，也不算做完了这条要求
+function judgeRun(run: RunResult, spec: ScenarioSpec & { exitCode?: number }): string | undefined {
+  const problems = runProblems(run);
+  const want = spec.exitCode ?? 0;
+  if (!run.timedOut && run.exitCode !== want) problems.push(`期望 harness 以退出码 ${want} 结束；实际退出码 ${run.exitCode}`);
+  return problems.length > 0 ? problems.join("\n") : undefined;
 }
 
 // ---- 写检查时常用的几样 ----

@@ -1,23 +1,40 @@
-// npm run verify -- 06 my-harness：拿第 06 章的全部场景（每种服务商形状各一遍）检查你自己写的实现。
-// 和 npm test 用的是同一套场景、同一个脚本模型、同一份 expected.txt。
+// npm run verify -- 06 my-harness：拿适用于第 06 章的全部场景（第 01–06 章的，每种服务商形状各一遍）检查你自己写的实现。
+// 和 npm test 用的是同一套场景、同一个脚本模型、同一个裁判：转录一字不差，不留进程，不发脚本模型会拒绝的请求。
+// --own 只跑这一章自己的场景。跑场景之前先做类型检查。
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT, compareTranscripts, expectedFor, hasTerminalTool, listScenarios, profilesOf, runScenario } from "../shared/scenario.ts";
+import { ROOT, expectedFor, hasTerminalTool, judge, runScenario, scenariosFor, type Applied } from "../shared/scenario.ts";
+import type { Profile } from "../shared/scripted-model.ts";
 import { chapterFromArg, chapterNumber, green, red, usageError } from "./run.ts";
+import { typecheckDir } from "./typecheck.ts";
 
-const usage = "npm run verify -- <章号> <你的目录>";
-const [chapterArg, dirArg, extra] = process.argv.slice(2);
+const usage = "npm run verify -- <章号> <你的目录> [--own]";
+const args = process.argv.slice(2);
+const ownOnly = args.includes("--own");
+const [chapterArg, dirArg, extra] = args.filter((a) => a !== "--own");
 const chapter = chapterFromArg(chapterArg, usage);
 if (dirArg === undefined) usageError(`还缺你的目录。用法: ${usage}（目录里要有 main.ts）`);
 if (extra !== undefined) usageError(`参数太多了。用法: ${usage}`);
 const impl = path.resolve(process.env.INIT_CWD ?? process.cwd(), dirArg);
 if (!fs.existsSync(path.join(impl, "main.ts"))) {
-  usageError(`${impl} 里没有 main.ts：请给出你那一章实现所在的目录（main.ts 就在它下面）`);
+  usageError(`${dirArg} 里没有 main.ts：请给出你那一章实现所在的目录（main.ts 就在它下面）`);
 }
 
 const nn = chapterNumber(chapter);
-const jobs = listScenarios(chapter).flatMap((s) => profilesOf(s).map((profile) => ({ s, profile })));
-if (jobs.length === 0) usageError(`第 ${nn} 章还没有场景（shared/fixtures/${chapter}/ 是空的）`);
+const applied = scenariosFor(chapter, { ownOnly });
+if (applied.length === 0) usageError(`第 ${nn} 章还没有场景（shared/fixtures/${chapter}/ 是空的）`);
+
+// 继承来的场景用 Node 24 直接跑（有的话；和 npm test 一样），本章的用 tsx
+const node24 = path.join(ROOT, ".cache", "node24", "bin", "node");
+const fastNode = fs.existsSync(node24) ? node24 : undefined;
+// 要伪终端的场景（问 y/N、真的按 Ctrl-C）需要 util-linux 的 script；macOS 自带的 script 参数不同，只好跳过
+const terminal = hasTerminalTool();
+
+const typeErrors = await typecheckDir(impl);
+if (typeErrors) {
+  console.log(red("✗ 类型检查", process.stdout));
+  console.log(typeErrors.split("\n").map((l) => "    " + l).join("\n"));
+}
 
 // 同时最多跑 2 个：每个场景都是一个真子进程加一个 HTTP 服务器
 const limit = 2;
@@ -35,45 +52,46 @@ async function slot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-// 要伪终端的场景（第 9 章问 y/N）需要 util-linux 的 script；macOS 自带的 script 参数不同，只好跳过
-const terminal = hasTerminalTool();
-const SKIPPED = "跳过";
-let skipped = 0;
+const SKIPPED = ["跳过"];
+async function problemsOf(a: Applied, profile: Profile): Promise<string[]> {
+  if (a.s.spec.tty && !terminal) return SKIPPED;
+  const file = expectedFor(a.s, profile, a.expectedDir);
+  if (!fs.existsSync(file)) return [`场景缺少 ${path.relative(ROOT, file)}`];
+  try {
+    const result = await runScenario(a.s, impl, { profile, node: a.own ? undefined : fastNode, inherited: !a.own });
+    return judge("转录", fs.readFileSync(file, "utf8"), result, false);
+  } catch (e) {
+    return [`运行场景时出错：${e instanceof Error ? e.message : String(e)}`];
+  }
+}
 
-const results = jobs.map(({ s, profile }) =>
-  slot(async () => {
-    const file = expectedFor(s, profile);
-    if (!fs.existsSync(file)) return `场景缺少 ${path.relative(ROOT, file)}`;
-    if (s.spec.tty && !terminal) return SKIPPED;
-    try {
-      const result = await runScenario(s, impl, { profile });
-      return compareTranscripts("转录", fs.readFileSync(file, "utf8"), result.transcript);
-    } catch (e) {
-      return `运行场景时出错：${e instanceof Error ? e.message : String(e)}`;
-    }
-  }),
-);
+const results = applied.map((a) => a.profiles.map((profile) => slot(() => problemsOf(a, profile))));
 
-// 按场景顺序打印，先跑完的也排队等前面的
+// 按场景顺序打印，先跑完的也排队等前面的。几家服务商形状错得一模一样，就只说一次
 let passed = 0;
 let failed = 0;
-for (const [i, { s, profile }] of jobs.entries()) {
-  const problem = await results[i];
-  const label = `${s.name} [${profile}]`;
-  if (problem === SKIPPED) {
-    skipped++;
-    console.log(`- ${label}（跳过：这个场景要在伪终端里跑，需要 util-linux 的 script 命令）`);
-    continue;
+let skipped = 0;
+for (const [i, a] of applied.entries()) {
+  const outcomes = await Promise.all(results[i]);
+  const from = a.own ? "" : `（第 ${chapterNumber(a.s.chapter)} 章的场景）`;
+  const groups = new Map<string, Profile[]>();
+  outcomes.forEach((problems, k) => groups.set(problems.join("\n\n"), [...(groups.get(problems.join("\n\n")) ?? []), a.profiles[k]]));
+  for (const [text, profiles] of groups) {
+    const label = `${a.s.name}${from} [${profiles.length > 1 && profiles.length === a.profiles.length ? "每种服务商形状" : profiles.join("、")}]`;
+    if (text === SKIPPED[0]) {
+      skipped += profiles.length;
+      console.log(`- ${label}（跳过：这个场景要在伪终端里跑，需要 util-linux 的 script 命令）`);
+    } else if (text === "") {
+      passed += profiles.length;
+      console.log(green(`✓ ${label}`, process.stdout));
+    } else {
+      failed += profiles.length;
+      console.log(red(`✗ ${label}`, process.stdout));
+      const detail = (a.s.spec.description ? [`场景：${a.s.spec.description}`] : []).concat(text.trimEnd().split("\n"));
+      console.log(detail.map((line) => (line ? "    " + line : "")).join("\n"));
+    }
   }
-  if (problem === null) {
-    passed++;
-    console.log(green(`✓ ${label}`, process.stdout));
-    continue;
-  }
-  failed++;
-  console.log(red(`✗ ${label}`, process.stdout));
-  const detail = (s.spec.description ? [`场景：${s.spec.description}`] : []).concat(problem.trimEnd().split("\n"));
-  console.log(detail.map((line) => (line ? "    " + line : "")).join("\n"));
 }
-console.log(`第 ${nn} 章：${passed} 个通过，${failed} 个失败${skipped ? `，${skipped} 个跳过` : ""}`);
-process.exitCode = failed > 0 ? 1 : 0;
+const typeNote = typeErrors ? "；类型检查没通过" : "";
+console.log(`第 ${nn} 章：${passed} 个通过，${failed} 个失败${skipped ? `，${skipped} 个跳过` : ""}${typeNote}`);
+process.exitCode = failed > 0 || typeErrors ? 1 : 0;

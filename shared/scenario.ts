@@ -139,6 +139,7 @@ export interface RunOptions {
   byHand?: boolean; // live 时读者自己在终端前照 interact 的步骤操作（回答 y/N）；不设就由运行器替他操作
   realClock?: boolean; // 去掉 mcp.json 里的 TIMESERVER_NOW，让时间服务器用真的时钟（npm start）
   node?: string; // 用这个 node 直接跑 main.ts，不经过 tsx（Node ≥ 22.18 自带类型擦除）
+  inherited?: boolean; // 场景出自更早的一章（脚本模型对 tools 的检查放宽成“按顺序都在”）
 }
 
 // 在 impl 目录（某一章，或读者自己的实现）里跑一个场景
@@ -163,7 +164,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
   const normalizeRequest = (text: string) =>
     normalizePaths(text, paths).replaceAll(today, "2026-01-01").replace(/\b(darwin|win32|freebsd)\b/g, "linux");
 
-  const model = await startScriptedModel({ turns: s.spec.turns, profile: opts.profile }, { normalize: normalizeRequest });
+  const model = await startScriptedModel({ turns: s.spec.turns, profile: opts.profile }, { normalize: normalizeRequest, inherited: opts.inherited });
   const baseUrl = s.spec.model === "refused" ? `http://127.0.0.1:${await closedPort()}` : model.url;
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",

@@ -15,7 +15,7 @@ export interface ScriptedToolCall {
 // 对收到的请求做的检查；任何一条不满足，服务器就回一个点名这一轮的错误
 export interface Expect {
   stream?: boolean;
-  tools?: string[]; // 声明的工具名，按顺序完全一致
+  tools?: string[]; // 声明的工具名，按顺序完全一致（继承到后面的章：这些名字按这个顺序都在，中间可以多出后来加的工具）
   toolsInclude?: string[]; // 这些名字必须出现在 tools 里
   toolsExclude?: string[]; // 这些名字不许出现在 tools 里
   system?: string; // system 消息包含
@@ -23,6 +23,7 @@ export interface Expect {
   lastUser?: string; // 最后一条 user 消息包含
   lastTool?: string; // 最后一条 tool 消息包含
   messages?: number; // 消息条数
+  dialogue?: number; // 不算 system 的消息条数（第 04 章起多了一条 system，早先的场景用它，后面的章照样成立）
   contains?: string; // 某一条消息（不论角色）包含
 }
 
@@ -76,6 +77,7 @@ export interface ScriptedModel {
 }
 
 export interface ModelOptions {
+  inherited?: boolean; // 场景出自更早的一章：后面的章加了工具是有意的，tools 只要求按顺序都在
   // 计 token 之前先替换掉每次运行都不同的东西（临时目录、今天的日期……），
   // 这样同一个场景在任何机器、任何一天算出的用量都一样
   normalize?: (text: string) => string;
@@ -117,7 +119,7 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
       checkProvider(profile, body, reasoningCalls);
       if (!turn && used.filter(Boolean).length === script.turns.length) throw new TurnError(`第 ${requests.length} 次请求超出了脚本（脚本只有 ${script.turns.length} 轮）`);
       if (!turn) throw new TurnError(`第 ${requests.length} 次请求没有对得上 when 条件的 turn`);
-      checkExpect(turn.expect, seen, label);
+      checkExpect(turn.expect, seen, label, options.inherited);
     } catch (e) {
       if (!(e instanceof TurnError)) throw e;
       record.status = 400;
@@ -245,7 +247,7 @@ function matches(when: Expect, body: any): boolean {
   }
 }
 
-function checkExpect(expect: Expect | undefined, body: any, label: string) {
+function checkExpect(expect: Expect | undefined, body: any, label: string, inherited = false) {
   if (!expect) return;
   const messages: any[] = body.messages ?? [];
   const tools: string[] = (body.tools ?? []).map((t: any) => t.function?.name);
@@ -255,7 +257,9 @@ function checkExpect(expect: Expect | undefined, body: any, label: string) {
   const text = (m: any) => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? null));
   const last = (role: string) => [...messages].reverse().find((m) => m.role === role);
   if (expect.stream !== undefined && Boolean(body.stream) !== expect.stream) fail(`stream 应为 ${expect.stream}`, body.stream);
-  if (expect.tools && JSON.stringify(tools) !== JSON.stringify(expect.tools)) fail(`tools 应为 ${JSON.stringify(expect.tools)}`, tools);
+  if (expect.tools && !(inherited ? inOrder(expect.tools, tools) : JSON.stringify(tools) === JSON.stringify(expect.tools))) {
+    fail(`tools 应为 ${JSON.stringify(expect.tools)}${inherited ? "（按顺序都在，可以夹着后来加的）" : ""}`, tools);
+  }
   for (const name of expect.toolsInclude ?? []) if (!tools.includes(name)) fail(`tools 里应该有 ${name}`, tools);
   for (const name of expect.toolsExclude ?? []) if (tools.includes(name)) fail(`tools 里不该有 ${name}`, tools);
   if (expect.system !== undefined && !text(last("system")).includes(expect.system)) fail(`system 应包含 "${expect.system}"`, text(last("system")));
@@ -263,7 +267,16 @@ function checkExpect(expect: Expect | undefined, body: any, label: string) {
   if (expect.lastUser !== undefined && !text(last("user")).includes(expect.lastUser)) fail(`最后一条 user 消息应包含 "${expect.lastUser}"`, text(last("user")));
   if (expect.lastTool !== undefined && !text(last("tool")).includes(expect.lastTool)) fail(`最后一条 tool 消息应包含 "${expect.lastTool}"`, text(last("tool")));
   if (expect.messages !== undefined && messages.length !== expect.messages) fail(`应有 ${expect.messages} 条消息`, messages.length);
+  const dialogue = messages.filter((m) => m.role !== "system").length;
+  if (expect.dialogue !== undefined && dialogue !== expect.dialogue) fail(`不算 system 应有 ${expect.dialogue} 条消息`, dialogue);
   if (expect.contains !== undefined && !messages.some((m) => text(m).includes(expect.contains!))) fail(`应有一条消息包含 "${expect.contains}"`, messages.map(text));
+}
+
+// want 里的名字按顺序出现在 got 里（got 可以多出别的）
+function inOrder(want: string[], got: string[]): boolean {
+  let at = 0;
+  for (const name of got) if (name === want[at]) at++;
+  return at === want.length;
 }
 
 // {{tool}} = 最后一条 tool 消息；{{tool:2}} = 第 2 条；{{tool:1|(\d+)}} = 第 1 条里正则的第一个捕获组。

@@ -35,7 +35,7 @@ describe("转录", { concurrency: 4 }, () => {
       let settle: (t: string | undefined) => void = () => {};
       if (update) transcripts.set(key(a, profile), new Promise((r) => (settle = r)));
       try {
-        const result = await runScenario(a.s, path.join(CHAPTERS, a.chapter), { profile, node: a.own ? undefined : fastNode });
+        const result = await runScenario(a.s, path.join(CHAPTERS, a.chapter), { profile, node: a.own ? undefined : fastNode, inherited: !a.own });
         const label = `${a.chapter} / ${a.s.name} [${profile}]`;
         if (!update) {
           const file = expectedFor(a.s, profile, a.expectedDir);
