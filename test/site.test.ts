@@ -89,10 +89,16 @@ describe("npm run site：网页的结构", () => {
   it("练习页：任务、折起来的提示、和第 22 章相比的参考答案", () => {
     const exercises = fs.readdirSync(path.join(ROOT, "exercises")).filter((d) => /^\d\d-\d+-/.test(d));
     assert.ok(exercises.length > 0);
+    const ch22 = path.join(ROOT, "chapters", "22-mcp-client");
     for (const e of exercises) {
       const page = read(`exercises/${e}.html`);
       assert.match(page, /<details><summary>提示 1/, `${e}：提示应该折起来`);
-      assert.match(page, /<section class="file" id="diff-mcp\.ts">/, `${e}：参考答案的 diff 应该有 mcp.ts`);
+      // 参考答案里和第 22 章不一样的每个文件都有自己的一段
+      const solution = path.join(ROOT, "exercises", e, "solution");
+      const files = fs.readdirSync(solution, { recursive: true, encoding: "utf8" }).filter((f) => fs.statSync(path.join(solution, f)).isFile());
+      const differs = files.filter((f) => !fs.existsSync(path.join(ch22, f)) || !fs.readFileSync(path.join(ch22, f)).equals(fs.readFileSync(path.join(solution, f))));
+      assert.ok(differs.length > 0, `${e}：参考答案和第 22 章一样？`);
+      for (const f of differs) assert.ok(page.includes(`<section class="file" id="diff-${f}">`), `${e}：参考答案的 diff 里没有 ${f}`);
     }
   });
 });
