@@ -99,7 +99,7 @@ ${extra}
 ${rest}
 </article>
 <h2 id="diff" class="part">${escapeHtml(diffTitle)}</h2>
-<p class="note">即 <code>npm run diff -- ${prev ? prev.number : "00"} ${c.number}</code>（README 不算在内，它就是上面那篇）。</p>
+<p class="note">${prev ? `即 <code>npm run diff -- ${prev.number} ${c.number}</code>（README 不算在内，它就是上面那篇）。` : "第一章没有上一章，每个文件都整个显示（README 就是上面那篇）。"}</p>
 ${renderTreeDiff(diff, prev ? `第 ${prev.number} 章` : "")}
 <h2 id="transcripts" class="part">测试过的转录</h2>
 <p class="note">每个场景在脚本模型上真的跑这一章，stderr 和 stdout 合成一路，必须和这里一字不差（<code>shared/fixtures/${escapeHtml(c.dir)}/</code>）。线路视图里是同一次运行中模型收到的每个请求。</p>

@@ -134,7 +134,8 @@ function rpcTable(rec: Recording): string {
     const arrow = l.dir === "out" ? `harness → ${escapeHtml(l.server)}` : `${escapeHtml(l.server)} → harness`;
     let text = normalize(l.line);
     if (Buffer.byteLength(l.line) < l.bytes) text += ` …（整行 ${l.bytes} 字节）`;
-    return `<tr class="${l.dir}"><td class="ms">${(l.t - t0).toFixed(1)}</td><td class="dir">${arrow}</td><td class="line"><code>${escapeHtml(text)}</code></td></tr>`;
+    const breakable = escapeHtml(text).replace(/([,{])(?=\S)/g, "$1<wbr>");
+    return `<tr class="${l.dir}"><td class="ms">${(l.t - t0).toFixed(1)}</td><td class="dir">${arrow}</td><td class="line"><code>${breakable}</code></td></tr>`;
   });
   return `<h2 id="jsonrpc">JSON-RPC：harness 和 MCP 服务器之间的每一行</h2>
 <p class="note">一个窃听器（<code>scripts/site/tap.ts</code>）站在每个服务器前面，原样转发字节，每凑满一行记一条。左列是从第一行算起的毫秒数。服务器的 stderr 不经过它（那是日志通道），在上面的转录里。</p>
