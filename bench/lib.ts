@@ -293,24 +293,15 @@ export async function startSdk(options: { env?: Record<string, string>; maxBuffe
   return { client, tools: list.tools };
 }
 
-// 走第 22 章的原路接 mcp.json 里的服务器：读配置、同时启动、按名字顺序登记工具。
-// 它打印的日志行收下来不打印（返回给调用者核对）；它给 process 挂的 beforeExit/exit 收尾钩子用完就摘掉，
-// 免得测几十轮攒下几十个。ms 只量 connectMcpServers 本身
+// 走第 22 章的原路接 mcp.json 里的服务器：读配置、同时启动、按名字顺序交出工具，这里登记进注册表。
+// 它打印的日志行经 log 收下来不打印（返回给调用者核对）；它不挂进程钩子，收尾由调用者 close()。
+// ms 只量 connectMcpServers 本身
 export async function connectViaChapter(registry: Registry, dir: string): Promise<{ connections: McpConnections; logged: string[]; ms: number }> {
   const logged: string[] = [];
-  const log = console.error;
-  const hooks = { beforeExit: process.listeners("beforeExit"), exit: process.listeners("exit") };
-  console.error = (...args: unknown[]) => void logged.push(args.join(" "));
   const t0 = now();
-  let connections: McpConnections;
-  try {
-    connections = await connectMcpServers(registry, dir);
-  } finally {
-    console.error = log;
-  }
+  const connections = await connectMcpServers(dir, registry.names(), { log: (line) => void logged.push(line) });
   const ms = now() - t0;
-  for (const l of process.listeners("beforeExit")) if (!hooks.beforeExit.includes(l)) process.removeListener("beforeExit", l);
-  for (const l of process.listeners("exit")) if (!hooks.exit.includes(l)) process.removeListener("exit", l);
+  for (const tool of connections.tools) registry.register(tool);
   return { connections, logged, ms };
 }
 

@@ -80,11 +80,11 @@ export const requirements: Requirement[] = [
     scenario: "default-timeout",
     check(run) {
       const [quick, patient] = toolResults(run, 2);
-      if (!timedOut(quick) || !saysSeconds(quick, 1)) {
-        return `期望：quick 在 mcp.json 里没写 timeout，用默认超时；场景设了 HARNESS_MCP_TIMEOUT_MS=1000，它的 slow 1 秒就超时，结果带“超时”和“1 秒”；实际：模型收到 ${quote(quick)}${how(run, 2)}`;
+      if (!timedOut(quick) || !saysSeconds(quick, 2)) {
+        return `期望：quick 在 mcp.json 里没写 timeout，用默认超时；场景设了 HARNESS_MCP_TIMEOUT_MS=2000，它的 slow 2 秒就超时，结果带“超时”和“2 秒”；实际：模型收到 ${quote(quick)}${how(run, 2)}`;
       }
       if (patient !== LATE_ANSWER) {
-        return `期望：patient 在 mcp.json 里写了 "timeout": 5000，它自己的设置优先于默认的 1 秒，3 秒后的回答“${LATE_ANSWER}”等得到；实际：模型收到 ${quote(patient)}`;
+        return `期望：patient 在 mcp.json 里写了 "timeout": 5000，它自己的设置优先于默认的 2 秒，3 秒后的回答“${LATE_ANSWER}”等得到；实际：模型收到 ${quote(patient)}`;
       }
       return undefined;
     },

@@ -1,6 +1,6 @@
 // main.ts：目录页——读配置，把问题发给模型，打印回答。
-// 第 22 章改动：接入 mcp.json 里的 MCP 服务器——在 skill 之后、sub_agent 之前，子 agent 也用得上别人的工具。
-// 练习 22-1 改动：HARNESS_MCP_TIMEOUT_MS 是 MCP 请求的默认超时（默认 60 秒，和官方 SDK 一样）。
+// 第 22 章改动：接入 mcp.json 里的 MCP 服务器——在 skill 之后、sub_agent 之前，子 agent 也用得上别人的工具；
+// 打印和收尾（进程钩子）归这里，mcp.ts 只管连接。
 import { RoundLimitError, runAgent } from "./agent.ts";
 import { InterruptError, Interrupter } from "./interrupt.ts";
 import { connectMcpServers } from "./mcp.ts";
@@ -58,9 +58,12 @@ async function main() {
   registry.register(guard(editFileTool, policy, ask, "allow"));
   if (skills.length > 0) registry.register(loadSkillTool(skills));
   registry.register(todoTool(new TodoList()));
-  const mcpTimeout = Number(process.env.HARNESS_MCP_TIMEOUT_MS ?? 60_000);
-  if (!Number.isInteger(mcpTimeout) || mcpTimeout < 1) throw new ConfigError(`HARNESS_MCP_TIMEOUT_MS 要是正整数（毫秒），现在是 ${process.env.HARNESS_MCP_TIMEOUT_MS}`);
-  await connectMcpServers(registry, process.cwd(), mcpTimeout);
+  const mcp = await connectMcpServers(process.cwd(), registry.names(), { log: (line) => console.error(line) });
+  // harness 要退出了（事件循环空了）：体面地关掉服务器。process.exit（第二次 Ctrl-C、SIGTERM、SIGHUP）
+  // 来不及等，exit 钩子里直接杀掉它们的进程组——无论怎么结束，都不留下进程
+  process.once("beforeExit", () => void mcp.close());
+  process.once("exit", () => mcp.kill());
+  for (const tool of mcp.tools) registry.register(tool);
   const maxRounds = Number(process.env.HARNESS_MAX_ROUNDS ?? 20);
   if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new ConfigError(`HARNESS_MAX_ROUNDS 要是正整数，现在是 ${process.env.HARNESS_MAX_ROUNDS}`);
   const budget = Number(process.env.HARNESS_TOOL_BUDGET ?? 20_000);

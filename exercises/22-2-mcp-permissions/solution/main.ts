@@ -1,6 +1,6 @@
 // main.ts：目录页——读配置，把问题发给模型，打印回答。
-// 第 22 章改动：接入 mcp.json 里的 MCP 服务器——在 skill 之后、sub_agent 之前，子 agent 也用得上别人的工具。
-// 练习 22-2 改动：MCP 工具也套上第 09 章的 guard，和 bash 用同一份规则，默认 ask。
+// 第 22 章改动：接入 mcp.json 里的 MCP 服务器——在 skill 之后、sub_agent 之前，子 agent 也用得上别人的工具；
+// 打印和收尾（进程钩子）归这里，mcp.ts 只管连接。
 import { RoundLimitError, runAgent } from "./agent.ts";
 import { InterruptError, Interrupter } from "./interrupt.ts";
 import { connectMcpServers } from "./mcp.ts";
@@ -58,8 +58,13 @@ async function main() {
   registry.register(guard(editFileTool, policy, ask, "allow"));
   if (skills.length > 0) registry.register(loadSkillTool(skills));
   registry.register(todoTool(new TodoList()));
-  // 练习 22-2：MCP 工具是别人的代码，能做的事不比 bash 少——过同一道门。包好了再登记，子 agent 拿到的也是带门的
-  await connectMcpServers(registry, process.cwd(), (tool) => guard(tool, policy, ask));
+  // 练习 22-2：MCP 工具是别人的代码，能做的事不比 bash 少——过同一道门，默认 ask。包好了再登记，子 agent 拿到的也是带门的
+  const mcp = await connectMcpServers(process.cwd(), registry.names(), { log: (line) => console.error(line), wrap: (tool) => guard(tool, policy, ask) });
+  // harness 要退出了（事件循环空了）：体面地关掉服务器。process.exit（第二次 Ctrl-C、SIGTERM、SIGHUP）
+  // 来不及等，exit 钩子里直接杀掉它们的进程组——无论怎么结束，都不留下进程
+  process.once("beforeExit", () => void mcp.close());
+  process.once("exit", () => mcp.kill());
+  for (const tool of mcp.tools) registry.register(tool);
   const maxRounds = Number(process.env.HARNESS_MAX_ROUNDS ?? 20);
   if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new ConfigError(`HARNESS_MAX_ROUNDS 要是正整数，现在是 ${process.env.HARNESS_MAX_ROUNDS}`);
   const budget = Number(process.env.HARNESS_TOOL_BUDGET ?? 20_000);

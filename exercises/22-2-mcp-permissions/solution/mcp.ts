@@ -1,13 +1,12 @@
 // mcp.ts：MCP 客户端。读 mcp.json，启动其中的服务器，握手、列工具，
-// 再把别人的工具包成第 06 章的 Tool 登记进注册表——注册表本身一个字不改。
-// 第 22 章新增。
-// 练习 22-2 改动：connectMcpServers 多了可选的 wrap，每个 MCP 工具登记之前先过它一道（main.ts 用它套上权限）。
+// 再把别人的工具包成第 06 章的 Tool，交给 main.ts 登记进注册表——注册表本身一个字不改。
+// 第 22 章新增。只管连接：打印什么、进程退出时做什么，由调用方（main.ts）通过参数和返回值决定。
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { encode, LineSplitter, MAX_LINE, type Id } from "./jsonrpc.ts";
 import type { ToolSpec } from "./model.ts";
-import type { Registry, Tool } from "./registry.ts";
+import type { Tool } from "./registry.ts";
 import { estimateText } from "./tokens.ts";
 
 // ---- 配置：mcp.json，和 Claude Code 的格式一样，别人写好的配置拷过来就能用 ----
@@ -16,11 +15,23 @@ export interface ServerConfig {
   command: string;
   args: string[];
   env: Record<string, string>;
+  written?: { command: string; args: string[]; env: Record<string, string> }; // mcp.json 里写的原样，${VAR} 还没展开
 }
+
+// 会变的东西都从这里传进来，这个文件不碰 process 的钩子，也不自己决定往哪儿打印
+export interface McpOptions {
+  env?: NodeJS.ProcessEnv; // ${VAR} 从这里取值；默认 process.env
+  log?: (line: string) => void; // 握手行、成本行、警告都交给它；默认写到 stderr
+  approve?: (name: string, config: ServerConfig) => Promise<boolean>; // 启动之前问一声，答 false 就不启动；默认都启动
+  wrap?: (tool: Tool) => Tool; // 交出去之前给每个工具套一层；默认原样
+}
+
+const toStderr = (line: string) => console.error(line);
 
 // 没有 mcp.json 是常态：一个外部服务都不接，和上一章一模一样。
 // 文件是别人写的（或者从别处拷来的），每个字段都先查形状：一个服务写错了，跳过它，别的照常
-export function loadMcpConfig(cwd: string, environ: NodeJS.ProcessEnv = process.env): Map<string, ServerConfig> {
+export function loadMcpConfig(cwd: string, options: McpOptions = {}): Map<string, ServerConfig> {
+  const log = options.log ?? toStderr;
   const servers = new Map<string, ServerConfig>();
   let text: string;
   try {
@@ -32,22 +43,22 @@ export function loadMcpConfig(cwd: string, environ: NodeJS.ProcessEnv = process.
   try {
     parsed = JSON.parse(text);
   } catch (e) {
-    console.error(`警告: mcp.json 不是合法 JSON，忽略: ${(e as Error).message}`);
+    log(`警告: mcp.json 不是合法 JSON，忽略: ${(e as Error).message}`);
     return servers;
   }
   const entries = isObject(parsed) ? (parsed.mcpServers ?? {}) : undefined;
   if (!isObject(entries)) {
-    console.error(`警告: mcp.json 里的 mcpServers 要是一个对象（服务名 → 配置），忽略`);
+    log(`警告: mcp.json 里的 mcpServers 要是一个对象（服务名 → 配置），忽略`);
     return servers;
   }
   for (const [name, entry] of Object.entries(entries)) {
     // 服务名会成为工具名的一部分（mcp__<服务名>__<工具名>），模型服务商只认这几种字符
     if (!/^[A-Za-z0-9_-]+$/.test(name)) {
-      console.error(`警告: MCP 服务名 ${JSON.stringify(name)} 只能用字母、数字、下划线和连字符（它会成为工具名的一部分），跳过`);
+      log(`警告: MCP 服务名 ${JSON.stringify(name)} 只能用字母、数字、下划线和连字符（它会成为工具名的一部分），跳过`);
       continue;
     }
-    const config = serverConfig(entry, environ);
-    if (typeof config === "string") console.error(`警告: MCP 服务 "${name}" ${config}，跳过`);
+    const config = serverConfig(entry, options.env ?? process.env);
+    if (typeof config === "string") log(`警告: MCP 服务 "${name}" ${config}，跳过`);
     else servers.set(name, config);
   }
   return servers;
@@ -81,6 +92,7 @@ function serverConfig(entry: unknown, environ: NodeJS.ProcessEnv): ServerConfig 
     command: expand(entry.command),
     args: args.map(expand),
     env: Object.fromEntries(Object.entries(env).map(([key, value]) => [key, expand(value as string)])),
+    written: { command: entry.command, args, env: env as Record<string, string> },
   };
   if (unset.size > 0) return `用到的环境变量 ${[...unset].join("、")} 没有设置（要默认值就写成 \${变量:-默认值}）`;
   if (config.command === "") return "的 command 展开以后是空的";
@@ -106,10 +118,12 @@ export class McpClient {
   private readonly pending = new Map<Id, Pending>(); // 在途的请求：响应按 id 对号入座，所以可以同时有好几个
   private nextId = 1;
   private gone: string | undefined; // 进程退出或者被我们断开以后，这里是原因：之后的请求都以它失败
+  private readonly log: (line: string) => void;
 
-  private constructor(name: string, child: ChildProcess) {
+  private constructor(name: string, child: ChildProcess, log: (line: string) => void) {
     this.name = name;
     this.child = child;
+    this.log = log;
     const lines = new LineSplitter();
     const onLine = (line: string) => this.receive(line);
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -124,7 +138,7 @@ export class McpClient {
   }
 
   // spawn 的失败（命令不存在）在 Node 里是异步的 "error" 事件，要等 "spawn" 事件才算真的起来了
-  static start(name: string, config: ServerConfig): Promise<McpClient> {
+  static start(name: string, config: ServerConfig, log = toStderr): Promise<McpClient> {
     const env: Record<string, string> = {};
     for (const key of SAFE_ENV) if (process.env[key] !== undefined) env[key] = process.env[key]!;
     Object.assign(env, config.env);
@@ -137,7 +151,7 @@ export class McpClient {
       child.once("spawn", () => {
         child.off("error", reject);
         child.on("error", () => {}); // 之后的错误（比如杀不掉）由 exit 交代
-        resolve(new McpClient(name, child));
+        resolve(new McpClient(name, child, log));
       });
     });
   }
@@ -172,11 +186,11 @@ export class McpClient {
       message = JSON.parse(line);
     } catch {
       // stdout 只许出现协议消息；服务器往 stdout 打日志是常见的 bug——跳过这一行，别让整个连接跟着死
-      console.error(`警告: MCP 服务 "${this.name}" 的 stdout 上有一行不是 JSON，跳过：${clip(line)}`);
+      this.log(`警告: MCP 服务 "${this.name}" 的 stdout 上有一行不是 JSON，跳过：${clip(line)}`);
       return;
     }
     if (!isObject(message)) {
-      console.error(`警告: MCP 服务 "${this.name}" 发来的一行不是 JSON-RPC 消息（要是一个对象），跳过：${clip(line)}`);
+      this.log(`警告: MCP 服务 "${this.name}" 发来的一行不是 JSON-RPC 消息（要是一个对象），跳过：${clip(line)}`);
       return;
     }
     if (typeof message.method === "string") {
@@ -207,7 +221,7 @@ export class McpClient {
   private disconnect(reason: string) {
     if (this.gone) return;
     this.gone = `MCP 服务 "${this.name}" 已断开：${reason}`;
-    console.error(`警告: MCP 服务 "${this.name}" ${reason}，断开`);
+    this.log(`警告: MCP 服务 "${this.name}" ${reason}，断开`);
     this.child.stdout!.destroy();
     this.signal("SIGKILL");
     this.failAll();
@@ -340,71 +354,76 @@ function exposedName(server: string, tool: string): string {
   return `mcp__${server}__${tool.replace(/[^A-Za-z0-9_-]/g, "_")}`;
 }
 
-// ---- 接线：mcp.json 里的每个服务器，连上就把工具登记进来，连不上只警告 ----
+// ---- 接线：mcp.json 里的每个服务器，连上就把工具交出来，连不上只警告 ----
 
 export interface McpConnections {
+  tools: Tool[]; // 接入的工具（已经过 wrap），按服务名、再按服务器列出的顺序；由调用方登记进注册表
   clients: McpClient[];
-  close(): Promise<void>;
+  close(): Promise<void>; // 体面地收尾：关 stdin，等一等，再 SIGTERM、SIGKILL
+  kill(): void; // 来不及体面时（exit 钩子里只能做同步的事）：直接杀掉每个服务器的进程组
 }
 
 // 各服务器同时启动（一个慢的不拖累别的），但日志和工具都按服务名的顺序落定：
-// 工具列表每次启动都一样，提示词前缀的缓存才能命中
-// 练习 22-2：wrap 由调用方决定给工具套什么外壳；这个文件只管连接，不必知道权限这回事
-export async function connectMcpServers(registry: Registry, cwd: string, wrap: (tool: Tool) => Tool = (tool) => tool): Promise<McpConnections> {
-  const configs = loadMcpConfig(cwd);
-  const names = [...configs.keys()].sort();
-  const attempts = await Promise.all(names.map((name) => connect(name, configs.get(name)!)));
+// 工具列表每次启动都一样，提示词前缀的缓存才能命中。taken：已经登记的工具名，不能撞
+export async function connectMcpServers(cwd: string, taken: readonly string[], options: McpOptions = {}): Promise<McpConnections> {
+  const log = options.log ?? toStderr;
+  const configs = loadMcpConfig(cwd, options);
+  const names: string[] = [];
+  // approve 一个一个地问（终端只有一个），问完了再同时启动
+  for (const name of [...configs.keys()].sort()) if (!options.approve || (await options.approve(name, configs.get(name)!))) names.push(name);
+  const attempts = await Promise.all(names.map((name) => connect(name, configs.get(name)!, log)));
+  const used = new Set(taken);
+  const tools: Tool[] = [];
   const clients: McpClient[] = [];
   for (const attempt of attempts) {
     if ("failure" in attempt) {
-      console.error(attempt.failure);
+      log(attempt.failure);
       continue;
     }
-    const { client, info, tools } = attempt;
+    const { client, info, tools: listed } = attempt;
     clients.push(client);
     const server = isObject(info.serverInfo) ? info.serverInfo : {};
-    console.error(`[MCP 服务 "${client.name}" 握手完成：${server.name ?? "?"} v${server.version ?? "?"}，协议 ${info.protocolVersion}]`);
+    log(`[MCP 服务 "${client.name}" 握手完成：${server.name ?? "?"} v${server.version ?? "?"}，协议 ${info.protocolVersion}]`);
     let cost = 0;
     let count = 0;
-    for (const item of tools) {
+    for (const item of listed) {
       // 一个形状不对的工具只跳过它自己：别让一项坏数据带走整个服务器
       const remote = remoteTool(item);
       if (typeof remote === "string") {
-        console.error(`警告: MCP 服务 "${client.name}" ${remote}，跳过`);
+        log(`警告: MCP 服务 "${client.name}" ${remote}，跳过`);
         continue;
       }
       const name = exposedName(client.name, remote.name);
       // 一个工具名不合规，服务商会拒绝整个请求——宁可少接这一个，也不能让所有请求都失败
       if (name.length > MAX_NAME) {
-        console.error(`警告: MCP 服务 "${client.name}" 的工具 ${remote.name} 换成的名字 ${name} 超过 ${MAX_NAME} 个字符，跳过`);
-      } else if (registry.names().includes(name)) {
-        console.error(`警告: MCP 服务 "${client.name}" 的工具 ${remote.name} 换成的名字 ${name} 和已有的工具重名，跳过`);
+        log(`警告: MCP 服务 "${client.name}" 的工具 ${remote.name} 换成的名字 ${name} 超过 ${MAX_NAME} 个字符，跳过`);
+      } else if (used.has(name)) {
+        log(`警告: MCP 服务 "${client.name}" 的工具 ${remote.name} 换成的名字 ${name} 和已有的工具重名，跳过`);
       } else {
-        const tool = wrap(new McpTool(client, remote, name));
-        registry.register(tool);
+        const tool = (options.wrap ?? ((t: Tool) => t))(new McpTool(client, remote, name));
+        tools.push(tool);
+        used.add(name);
         cost += estimateText(JSON.stringify(tool.definition()));
         count++;
       }
     }
     // 又一笔当场算清的账：这些声明进的是 tools 数组，和 system prompt 一样每轮都要重发
-    console.error(`[MCP 服务 "${client.name}"：接入 ${count} 个工具，声明约 ${cost} tokens，随 tools 数组每轮都算钱]`);
+    log(`[MCP 服务 "${client.name}"：接入 ${count} 个工具，声明约 ${cost} tokens，随 tools 数组每轮都算钱]`);
   }
-  const connections = {
+  return {
+    tools,
     clients,
     close: () => Promise.all(clients.map((c) => c.close())).then(() => {}),
+    kill: () => clients.forEach((c) => c.kill()),
   };
-  // harness 要退出了（事件循环空了）：体面地关掉它们；被 Ctrl-C 直接结束时，至少别留下进程
-  process.once("beforeExit", () => connections.close());
-  process.once("exit", () => clients.forEach((c) => c.kill()));
-  return connections;
 }
 
 type Attempt = { client: McpClient; info: Record<string, unknown>; tools: unknown[] } | { failure: string };
 
-async function connect(name: string, config: ServerConfig): Promise<Attempt> {
+async function connect(name: string, config: ServerConfig, log: (line: string) => void): Promise<Attempt> {
   let client: McpClient;
   try {
-    client = await McpClient.start(name, config);
+    client = await McpClient.start(name, config, log);
   } catch (e) {
     return { failure: `警告: MCP 服务 "${name}" 启动失败，跳过: ${(e as Error).message}` };
   }

@@ -1,6 +1,6 @@
 // main.ts：目录页——读配置，把问题发给模型，打印回答。
-// 第 22 章改动：接入 mcp.json 里的 MCP 服务器——在 skill 之后、sub_agent 之前，子 agent 也用得上别人的工具。
-// 练习 22-3 改动：MCP 工具多过 HARNESS_TOOL_SEARCH_AT 个时开工具搜索——tools 数组里只留两个桥，清单写进 system prompt。
+// 第 22 章改动：接入 mcp.json 里的 MCP 服务器——在 skill 之后、sub_agent 之前，子 agent 也用得上别人的工具；
+// 打印和收尾（进程钩子）归这里，mcp.ts 只管连接。
 import { RoundLimitError, runAgent } from "./agent.ts";
 import { InterruptError, Interrupter } from "./interrupt.ts";
 import { connectMcpServers } from "./mcp.ts";
@@ -59,18 +59,22 @@ async function main() {
   registry.register(guard(editFileTool, policy, ask, "allow"));
   if (skills.length > 0) registry.register(loadSkillTool(skills));
   registry.register(todoTool(new TodoList()));
+  const mcp = await connectMcpServers(process.cwd(), registry.names(), { log: (line) => console.error(line) });
+  // harness 要退出了（事件循环空了）：体面地关掉服务器。process.exit（第二次 Ctrl-C、SIGTERM、SIGHUP）
+  // 来不及等，exit 钩子里直接杀掉它们的进程组——无论怎么结束，都不留下进程
+  process.once("beforeExit", () => void mcp.close());
+  process.once("exit", () => mcp.kill());
+  // 练习 22-3：MCP 工具多过 HARNESS_TOOL_SEARCH_AT 个，声明就撤出 tools 数组，换成两个桥工具；名字和一句话描述写进 system prompt
   const searchAt = Number(process.env.HARNESS_TOOL_SEARCH_AT ?? 10);
   if (!Number.isInteger(searchAt) || searchAt < 0) throw new ConfigError(`HARNESS_TOOL_SEARCH_AT 要是不小于 0 的整数（MCP 工具数），现在是 ${process.env.HARNESS_TOOL_SEARCH_AT}`);
-  const mcp = await connectMcpServers(registry, process.cwd(), searchAt);
-  if (mcp.deferred.length > 0) {
-    registry.register(mcpDescribeTool(mcp.deferred));
-    registry.register(mcpCallTool(mcp.deferred));
+  if (mcp.tools.length <= searchAt) for (const tool of mcp.tools) registry.register(tool);
+  else {
+    registry.register(mcpDescribeTool(mcp.tools));
+    registry.register(mcpCallTool(mcp.tools));
     // 清单跟着 system prompt 走，所以子 agent 也看得见；接着的会话沿用存下的 system prompt（前缀不变），不再改它
-    if (!resuming) {
-      const list = mcpToolList(mcp.deferred);
-      history[0] = { role: "system", content: `${history[0].content}\n\n${list}` };
-      console.error(`[MCP 工具清单：${mcp.deferred.length} 个，约 ${estimateText(list)} tokens，随 system prompt 每轮都算钱；完整声明改由 mcp_describe 按需读取]`);
-    }
+    const list = mcpToolList(mcp.tools);
+    if (!resuming) history[0] = { role: "system", content: `${history[0].content}\n\n${list}` };
+    console.error(`[工具搜索：MCP 工具 ${mcp.tools.length} 个，多过 ${searchAt} 个，上面那些声明不进 tools 数组，换成 mcp_describe、mcp_call；清单约 ${estimateText(list)} tokens，随 system prompt 每轮都算钱]`);
   }
   const maxRounds = Number(process.env.HARNESS_MAX_ROUNDS ?? 20);
   if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new ConfigError(`HARNESS_MAX_ROUNDS 要是正整数，现在是 ${process.env.HARNESS_MAX_ROUNDS}`);
