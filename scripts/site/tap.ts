@@ -22,19 +22,26 @@ if (!logFile || !server || !command) {
 }
 const log = fs.openSync(logFile, "a"); // O_APPEND：几个服务器的窃听器写同一个文件，一条一次 write，不会交错
 
+// 一行只留开头 CLIP*4 个字节、其余只计数：一个永不换行的服务器（mcp-line-too-long）不会把窃听器的内存撑爆
 function tap(dir: "out" | "in") {
-  let pending: Buffer[] = [];
+  let head = Buffer.alloc(0);
+  let bytes = 0;
+  const keep = (part: Buffer) => {
+    if (head.length < CLIP * 4) head = Buffer.concat([head, part.subarray(0, CLIP * 4 - head.length)]);
+    bytes += part.length;
+  };
   return (chunk: Buffer) => {
     let start = 0;
     for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
-      const whole = Buffer.concat([...pending, chunk.subarray(start, nl)]);
-      pending = [];
+      keep(chunk.subarray(start, nl));
       start = nl + 1;
-      const text = whole.subarray(0, CLIP * 4).toString("utf8").replace(/\r$/, "");
-      const entry: TapLine = { t: performance.timeOrigin + performance.now(), server, dir, line: text.length > CLIP ? text.slice(0, CLIP) : text, bytes: whole.length };
+      const text = head.toString("utf8").replace(/\r$/, "");
+      const entry: TapLine = { t: performance.timeOrigin + performance.now(), server, dir, line: text.length > CLIP ? text.slice(0, CLIP) : text, bytes };
       fs.writeSync(log, JSON.stringify(entry) + "\n");
+      head = Buffer.alloc(0);
+      bytes = 0;
     }
-    if (start < chunk.length) pending.push(chunk.subarray(start));
+    if (start < chunk.length) keep(chunk.subarray(start));
   };
 }
 
@@ -44,17 +51,21 @@ child.on("error", (e) => {
   process.exit(127);
 });
 child.stdin.on("error", () => {}); // 服务器先走了，失败由它的退出码交代
-const toServer = tap("out");
-const toClient = tap("in");
-process.stdin.on("data", (chunk: Buffer) => {
-  toServer(chunk);
-  child.stdin.write(chunk);
-});
+// 转发时守着背压：下游不读，上游就停，和两边直接接在一起时一样，窃听器自己不囤数据
+function forward(from: NodeJS.ReadableStream, to: NodeJS.WritableStream, seen: (chunk: Buffer) => void) {
+  from.on("data", (chunk: Buffer) => {
+    seen(chunk);
+    if (!to.write(chunk)) {
+      from.pause();
+      to.once("drain", () => from.resume());
+    }
+  });
+}
+forward(process.stdin, child.stdin, tap("out"));
 process.stdin.on("end", () => child.stdin.end());
-child.stdout.on("data", (chunk: Buffer) => {
-  toClient(chunk);
-  process.stdout.write(chunk);
-});
+forward(child.stdout, process.stdout, tap("in"));
+// harness 不要这个服务器了（比如一行超过 64 MiB 就断开）：把服务器那头的管道也断掉，它和不窃听时一样在写的时候出错
+process.stdout.on("error", () => child.stdout.destroy());
 // 服务器怎么结束，窃听器就怎么结束：退出码和信号原样交给 harness，转录才和不窃听时一样
 child.on("close", (code, signal) => {
   fs.closeSync(log);
