@@ -416,9 +416,10 @@ async function writeSlices(res: http.ServerResponse, events: string[], chunkByte
   for (let s of slices) {
     if (res.destroyed) return;
     if (dropAfter !== undefined && written + s.length >= dropAfter) {
-      res.write(s.subarray(0, dropAfter - written));
-      await new Promise((r) => setTimeout(r, 20));
-      res.socket?.destroy(); // 不发结束块，直接断：客户端看到的是“流到一半没了”
+      // 写完这一截、等它真的交给了内核，再关掉连接（FIN，不发结束块）：客户端一定先收到这些字节，
+      // 再看到“流到一半没了”。直接 destroy 可能发 RST，对方还没读的字节会被丢掉——转录就看运气了
+      await new Promise<void>((r) => res.write(s.subarray(0, dropAfter - written), () => r()));
+      res.socket?.end();
       return;
     }
     res.write(s);
