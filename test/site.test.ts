@@ -46,7 +46,7 @@ describe("npm run site：网页的结构", () => {
     const page = read("22-mcp-client.html");
     for (const file of ["mcp.ts", "jsonrpc.ts"]) {
       assert.match(page, new RegExp(`<section class="file" id="diff-${file.replace(".", "\\.")}">`), `diff 里没有 ${file}`);
-      assert.ok(page.includes(`<a href="#diff-${file}"><code>${file}</code></a>`), `「改了哪些文件」里的 ${file} 没有链到 diff`);
+      assert.ok(page.includes(`<a href="#diff-${file}"><code class="nw">${file}</code></a>`), `「改了哪些文件」里的 ${file} 没有链到 diff`);
     }
     const jsonrpc = page.split('id="diff-jsonrpc.ts"')[1].split("</section>")[0];
     const lines = fs.readFileSync(path.join(ROOT, "chapters", "22-mcp-client", "jsonrpc.ts"), "utf8").replace(/\n$/, "").split("\n").length;

@@ -62,7 +62,10 @@ function wirePath(s: Scenario): string {
 // 把 README「改了哪些文件」一节里的文件名链到下面 diff 里的那一段
 function linkChangedFiles(html: string, files: string[]): string {
   return html.replace(/(<h2 id="改了哪些文件">[\s\S]*?)(?=<h2|$)/, (section) =>
-    section.replace(/<code>([^<]+)<\/code>/g, (all, name: string) => (files.includes(name) ? `<a href="#${escapeHtml(anchorOf(name))}">${all}</a>` : all)),
+    section.replace(/<code[^>]*>(.*?)<\/code>/g, (all, inner: string) => {
+      const name = inner.replace(/<[^>]+>/g, "");
+      return files.includes(name) ? `<a href="#${escapeHtml(anchorOf(name))}">${all}</a>` : all;
+    }),
   );
 }
 
@@ -108,7 +111,7 @@ ${scenarios.join("\n") || `<p>这一章没有自己的场景。</p>`}`;
 
 function indexBody(chapters: Chapter[], exercises: Exercise[]): string {
   const cards = chapters.map((c) => {
-    const files = c.changed.map((f) => `<code class="${f.isNew ? "new" : ""}" title="${escapeHtml(f.why)}">${escapeHtml(f.file)}</code>`).join(" ");
+    const files = c.changed.map((f) => `<code class="nw${f.isNew ? " new" : ""}" title="${escapeHtml(f.why)}">${escapeHtml(f.file)}</code>`).join(" ");
     return `<li class="card"><a href="${escapeHtml(chapterPath(c))}"><span class="num">${c.number}</span><span class="title">${escapeHtml(c.title)}</span></a>
 <p class="motto">${escapeHtml(c.motto)}</p>
 <p class="adds"><span class="label">改动</span> ${files} <span class="label">· ${c.scenarios.length} 个场景</span></p></li>`;

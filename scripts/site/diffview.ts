@@ -84,7 +84,7 @@ function fileDiff(name: string, a: string | undefined, b: string | undefined): F
   const badge = status === "added" ? ` <span class="badge new">新增</span>` : status === "removed" ? ` <span class="badge gone">删除</span>` : "";
   const id = escapeHtml(anchorOf(name));
   const html = `<section class="file" id="${id}">
-<h3 class="file-name"><a href="#${id}"><code>${escapeHtml(name)}</code></a>${badge} <span class="stat"><span class="plus">+${added}</span> <span class="minus">−${removed}</span></span></h3>
+<h3 class="file-name"><a href="#${id}"><code class="nw">${escapeHtml(name)}</code></a>${badge} <span class="stat"><span class="plus">+${added}</span> <span class="minus">−${removed}</span></span></h3>
 <div class="scroll"><table class="diff ${status}"><tbody>
 ${rows.join("\n")}
 </tbody></table></div>
@@ -102,7 +102,7 @@ export function renderTreeDiff(d: TreeDiff, sameAs: string): string {
   if (d.files.length === 0) return `<p>和${escapeHtml(sameAs)}逐字节相同。</p>`;
   const items = d.files.map((f) => {
     const badge = f.status === "added" ? `<span class="badge new">新增</span>` : f.status === "removed" ? `<span class="badge gone">删除</span>` : "";
-    return `<li><a href="#${escapeHtml(anchorOf(f.path))}"><code>${escapeHtml(f.path)}</code></a> ${badge} <span class="stat"><span class="plus">+${f.added}</span> <span class="minus">−${f.removed}</span></span></li>`;
+    return `<li><a href="#${escapeHtml(anchorOf(f.path))}"><code class="nw">${escapeHtml(f.path)}</code></a> ${badge} <span class="stat"><span class="plus">+${f.added}</span> <span class="minus">−${f.removed}</span></span></li>`;
   });
   const rest = d.unchanged > 0 ? `<p class="note">其余 ${d.unchanged} 个文件和${escapeHtml(sameAs)}逐字节相同。</p>` : "";
   return `<ul class="file-list">${items.join("")}</ul>\n${rest}\n${d.files.map((f) => f.html).join("\n")}`;

@@ -62,13 +62,20 @@ const md: MarkdownIt = markdownIt({
   highlight: (code, lang) => codeBlock(code.replace(/\n$/, ""), hljs.getLanguage(lang) ? lang : undefined),
 });
 
-// 行内代码绝不在词中间断开；长的那些在 / ( , 之后、成员访问的 . 之前给一个断行的机会（<wbr>），
-// 标识符本身完整，手机上也不会把整页撑宽
-md.renderer.rules.code_inline = (tokens, i) => {
-  const text = escapeHtml(tokens[i].content);
-  const breakable = text.replace(/([/(,])(?=[^/)\s])/g, "$1<wbr>").replace(/(?<=\w)\.(?=[A-Za-z_]\w{4})/g, "<wbr>."); // main.ts 的 .ts 不拆
-  return `<code>${tokens[i].content.length > 24 ? breakable : text}</code>`;
-};
+// 行内代码绝不在词中间断开：浏览器本来会在 2024-11-05 的连字符后面折行。所以把它切成不许折行的几段（nowrap），
+// 段与段之间才能折：空格处，长的那些再加上 / ( , 之后、成员访问的 . 之前——标识符本身完整，手机上也不会把整页撑宽
+export function inlineCode(code: string): string {
+  const cut = code.length > 24
+    ? code.replace(/([/(,])(?=[^/)\s])/g, "$1\0").replace(/(?<=\w)\.(?=[A-Za-z_]\w{4})/g, "\0.") // main.ts 的 .ts 不拆
+    : code;
+  // 汉字照中文的规矩折行（句号、逗号不到行首），不放进不许折的段里
+  const parts = cut.split(/(\s+|\0|[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]+)/).filter((p) => p !== "");
+  const free = (p: string) => /^\s+$|^[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/.test(p);
+  const piece = (p: string) => (p === "\0" ? "<wbr>" : free(p) ? escapeHtml(p) : `<span class="nw">${escapeHtml(p)}</span>`);
+  if (parts.length === 1 && parts[0] === code && !free(code)) return `<code class="nw">${escapeHtml(code)}</code>`;
+  return `<code>${parts.map(piece).join("")}</code>`;
+}
+md.renderer.rules.code_inline = (tokens, i) => inlineCode(tokens[i].content);
 
 // 表格在窄屏上自己横着滚，不撑宽整页
 md.renderer.rules.table_open = () => `<div class="scroll"><table>\n`;
