@@ -1,6 +1,9 @@
-// 练习 22-2 的检查器：MCP 工具过第 09 章的三档权限。
+// 练习 22-2 的检查器：(a) mcp.json 里的服务器先批准、再启动；(b) MCP 工具过第 09 章的三档权限。
 // 查的是模型收到了什么（工具结果）和文件到底写没写，不逐字比对措辞：你的拒绝理由可以换个说法，
 // 但得以“错误:”开头、说清为什么没执行。
+// (a) 的场景里，kit 服务器的命令一启动就写下 started.txt，最后一步用内置的 read_file 看它在不在：
+// 读得到，就是那条命令跑过了。批准记录的格式见 README（~/.harness/trusted-mcp.json），
+// 别的场景都在 setup 里预先批准了自己的服务器——三个练习做在同一份副本里也互不妨碍。
 import { describe, toolNames, toolResults, type Requirement } from "../checker.ts";
 import { hasTerminalTool, type RunResult } from "../../shared/scenario.ts";
 
@@ -17,9 +20,105 @@ function noteWritten(run: RunResult, request: number): string | undefined {
   return check !== undefined && check.includes(NOTE) ? check : undefined;
 }
 
+const STARTED = "启动了"; // kit 的命令写进 started.txt 的字
+const kitStarted = (run: RunResult, request: number) => {
+  const result = toolResults(run, request)[0];
+  return result !== undefined && result.includes(STARTED) ? result : undefined;
+};
+const kitTools = (run: RunResult, request: number) => toolNames(run, request).filter((name) => name?.startsWith("mcp__kit__"));
+// 问题停在 “[y/N] ” 上：检查器看到它才替你按键。第 n 个问题之前（从上一个问题之后算起）的那段输出
+function question(run: RunResult, n: number): string | undefined {
+  const parts = run.transcript.split("[y/N]");
+  return parts.length > n ? parts[n - 1] : undefined;
+}
+const asked = (run: RunResult) => run.transcript.split("[y/N]").length - 1;
+const noTerminal = "期望：这个场景在伪终端里跑，要用 util-linux 的 script 命令；实际：这台机器上没有（macOS 自带的 script 参数不同）。这一条请在 Linux 上检查，或者照 README 在自己的终端里试";
+
 export const requirements: Requirement[] = [
   {
-    name: "allow 规则放行的 MCP 工具照常执行（mcp__fs__list_*、mcp__fs__read_*）",
+    name: "(a) 没批准过的服务器、没有终端：不启动它的命令，警告里说怎样批准",
+    scenario: "trust-no-terminal",
+    check(run) {
+      const ran = kitStarted(run, 2);
+      if (ran) return `期望：kit 没有批准过，输入又不是终端、没法问，它的命令根本不该执行；实际：命令跑过了（内置 read_file 读到 started.txt：${describe(ran)}）`;
+      const tools = kitTools(run, 1);
+      if (tools.length > 0) return `期望：没启动的服务器没有工具，tools 里没有 mcp__kit__ 开头的；实际：${describe(tools)}`;
+      const warning = run.transcript.split("\n").find((line) => line.includes("kit") && line.includes("警告"));
+      if (!warning || !/终端|trusted-mcp\.json/.test(warning)) {
+        return `期望：一行“警告: …”点名 kit，说它没批准过所以跳过，并说怎样批准（比如在终端里运行一次、答 y；批准记在 ~/.harness/trusted-mcp.json）；实际：${warning ? describe(warning) : "没有这一行警告"}`;
+      }
+      return undefined;
+    },
+  },
+  {
+    name: "(a) 仓库不能批准自己：工作目录里的 .harness/trusted-mcp.json 一概不认",
+    scenario: "trust-repo-self-approval",
+    check(run) {
+      const ran = kitStarted(run, 2);
+      const tools = kitTools(run, 1);
+      if (ran || tools.length > 0) {
+        return `期望：批准只认用户目录里的 ~/.harness/trusted-mcp.json；工作目录是别人的仓库，它自带的 .harness/trusted-mcp.json 批准了自己，也不能算数，kit 不启动；实际：kit 启动了（${ran ? `started.txt：${describe(ran)}` : `tools 里有 ${describe(tools)}`}）`;
+      }
+      return undefined;
+    },
+  },
+  {
+    name: "(a) ~/.harness/trusted-mcp.json 里批准过这个目录的这条命令：不问，没有终端也照常启动",
+    scenario: "trust-approved",
+    check(run) {
+      const echo = toolResults(run, 2)[0];
+      if (!toolNames(run, 1).includes("mcp__kit__echo") || echo !== "批准过的服务照常工作") {
+        return `期望：setup 按 README 的格式在 ~/.harness/trusted-mcp.json 里批准了这个目录的 kit（命令、参数、环境变量都照抄 mcp.json），它直接启动，mcp__kit__echo 能用；实际：tools 里的 kit 工具 ${describe(kitTools(run, 1))}，echo 的结果 ${describe(echo)}`;
+      }
+      return undefined;
+    },
+  },
+  {
+    name: "(a) 有终端时先问 y/N，问题里是展开了 ${VAR} 的命令；答 y 才启动",
+    scenario: "trust-ask-remembered",
+    check(run) {
+      if (!hasTerminalTool()) return noTerminal;
+      const text = question(run, 1);
+      if (text === undefined) return `期望：kit 没批准过，启动之前在终端上问一句，以“[y/N] ”结尾；实际：没有问，${kitStarted(run, 2) ?? "kit 直接启动了"}`;
+      const missing = ["kit", "fault.ts", "chatty"].filter((word) => !text.includes(word));
+      if (missing.length > 0 || text.includes("${LH_TRUST_MODE")) {
+        return `期望：问题里写出服务名和真正要执行的命令——mcp.json 里的 \${LH_TRUST_MODE:-chatty} 展开成 chatty；实际：问题前的输出是 ${describe(text.slice(-300))}`;
+      }
+      const echo = toolResults(run, 2)[0];
+      if (echo !== "第一次") return `期望：答了 y，kit 启动，mcp__kit__echo 交回“第一次”；实际：模型收到 ${describe(echo)}`;
+      return undefined;
+    },
+  },
+  {
+    name: "(a) 批准记下来了：同一个目录、同一条命令，第二次运行不再问",
+    scenario: "trust-ask-remembered",
+    check(run) {
+      if (!hasTerminalTool()) return noTerminal;
+      if (asked(run) !== 1) {
+        return `期望：第一次运行问一次、答 y；批准记在 ~/.harness/trusted-mcp.json，第二次运行不再问；实际：一共问了 ${asked(run)} 次${run.timedOut ? "（第二次还在问，没人回答，一直等到场景超时）" : ""}`;
+      }
+      const echo = toolResults(run, 4)[0];
+      if (echo !== "第二次") return `期望：第二次运行不问也启动 kit，mcp__kit__echo 交回“第二次”；实际：模型收到 ${describe(echo)}`;
+      return undefined;
+    },
+  },
+  {
+    name: "(a) 命令变了要重新问；答 n 就不启动",
+    scenario: "trust-changed-command",
+    check(run) {
+      if (!hasTerminalTool()) return noTerminal;
+      const text = question(run, 1);
+      if (text === undefined || !text.includes("late")) {
+        return `期望：批准过的是 fault.ts chatty，mcp.json 改成了 fault.ts late，命令变了，启动之前要重新问，问题里是新的命令（late）；实际：${text === undefined ? "没有问" : `问题前的输出是 ${describe(text.slice(-300))}`}`;
+      }
+      const ran = kitStarted(run, 2);
+      const tools = kitTools(run, 1);
+      if (ran || tools.length > 0) return `期望：答了 n，kit 不启动；实际：它启动了（${ran ? `started.txt：${describe(ran)}` : `tools 里有 ${describe(tools)}`}）`;
+      return undefined;
+    },
+  },
+  {
+    name: "(b) allow 规则放行的 MCP 工具照常执行（mcp__fs__list_*、mcp__fs__read_*）",
     scenario: "allow-reads",
     check(run) {
       const [list, read] = toolResults(run, 2);
@@ -33,7 +132,7 @@ export const requirements: Requirement[] = [
     },
   },
   {
-    name: "没有规则的 mcp__fs__write_file 默认 ask；没有终端就拒绝，说明原因，文件没有写出来",
+    name: "(b) 没有规则的 mcp__fs__write_file 默认 ask；没有终端就拒绝，说明原因，文件没有写出来",
     scenario: "allow-reads",
     check(run) {
       const write = toolResults(run, 2)[2];
@@ -49,7 +148,7 @@ export const requirements: Requirement[] = [
     },
   },
   {
-    name: "deny 赢：allow 了 mcp__fs__*、deny 了 mcp__fs__write_*，写被拒绝，读照常",
+    name: "(b) deny 赢：allow 了 mcp__fs__*、deny 了 mcp__fs__write_*，写被拒绝，读照常",
     scenario: "deny-wins",
     check(run) {
       const [read, write] = toolResults(run, 2);
@@ -65,7 +164,7 @@ export const requirements: Requirement[] = [
     },
   },
   {
-    name: "有终端时默认 ask：每个 MCP 调用先问 y/N，答 y 执行，答 n 不执行",
+    name: "(b) 有终端时默认 ask：每个 MCP 调用先问 y/N，答 y 执行，答 n 不执行",
     scenario: "ask-on-terminal",
     check(run) {
       if (!hasTerminalTool()) {
@@ -96,7 +195,7 @@ export const requirements: Requirement[] = [
     },
   },
   {
-    name: "时间服务器的工具没有规则、没有终端：不再悄悄放行，拒绝并说明原因；工具清单不变",
+    name: "(b) 时间服务器的工具没有规则、没有终端：不再悄悄放行，拒绝并说明原因；工具清单不变",
     scenario: "time-no-rule",
     check(run) {
       const tools = toolNames(run, 1);

@@ -4,6 +4,7 @@
 import { RoundLimitError, runAgent } from "./agent.ts";
 import { InterruptError, Interrupter } from "./interrupt.ts";
 import { connectMcpServers } from "./mcp.ts";
+import { approver } from "./trust.ts";
 import { ConfigError, ModelError, loadConfig, type Message } from "./model.ts";
 import { buildSystemPrompt, skillList } from "./prompt.ts";
 import { guard, loadPolicy } from "./permissions.ts";
@@ -58,8 +59,10 @@ async function main() {
   registry.register(guard(editFileTool, policy, ask, "allow"));
   if (skills.length > 0) registry.register(loadSkillTool(skills));
   registry.register(todoTool(new TodoList()));
-  // 练习 22-2：MCP 工具是别人的代码，能做的事不比 bash 少——过同一道门，默认 ask。包好了再登记，子 agent 拿到的也是带门的
-  const mcp = await connectMcpServers(process.cwd(), registry.names(), { log: (line) => console.error(line), wrap: (tool) => guard(tool, policy, ask) });
+  // 练习 22-2：mcp.json 谁都能写，服务器要你批准过那条命令才启动（approve）；MCP 工具是别人的代码，
+  // 能做的事不比 bash 少——过同一道门，默认 ask（wrap）。包好了再登记，子 agent 拿到的也是带门的
+  const log = (line: string) => console.error(line);
+  const mcp = await connectMcpServers(process.cwd(), registry.names(), { log, approve: approver(process.cwd(), ask, log), wrap: (tool) => guard(tool, policy, ask) });
   // harness 要退出了（事件循环空了）：体面地关掉服务器。process.exit（第二次 Ctrl-C、SIGTERM、SIGHUP）
   // 来不及等，exit 钩子里直接杀掉它们的进程组——无论怎么结束，都不留下进程
   process.once("beforeExit", () => void mcp.close());
