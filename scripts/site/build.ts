@@ -153,16 +153,21 @@ function readExercises(): Exercise[] {
 function exerciseBody(e: Exercise, last: Chapter): string {
   const base = path.join(EXERCISES, e.dir);
   const hints = path.join(base, "HINTS.md");
-  const diff = diffTrees(path.join(CHAPTERS, last.dir), path.join(base, "solution"));
+  // 参考答案的 README 讲这份答案改了什么、为什么：放在 diff 前面照常渲染，diff 里只放代码
+  const diff = diffTrees(path.join(CHAPTERS, last.dir), path.join(base, "solution"), (f) => f === "README.md");
+  const solutionReadme = path.join(base, "solution", "README.md");
+  const explained = fs.existsSync(solutionReadme)
+    ? `<article class="readme solution-readme">${linkChangedFiles(renderMarkdown(fs.readFileSync(solutionReadme, "utf8")), diff.files.map((f) => f.path))}</article>`
+    : "";
   const { head, rest } = splitHead(renderMarkdown(fs.readFileSync(path.join(base, "README.md"), "utf8")));
   return `${head}
 <p class="toc"><a href="#task">任务</a> · <a href="#hints">提示</a> · <a href="#solution">参考答案</a></p>
 <article id="task" class="readme">${rest}</article>
 <h2 id="hints" class="part">提示</h2>
-<p class="note">先自己做；卡住了再一条一条打开。</p>
 <div class="hints">${fs.existsSync(hints) ? renderMarkdown(fs.readFileSync(hints, "utf8").replace(/^# .*\n/, "")) : "<p>没有提示。</p>"}</div>
 <h2 id="solution" class="part">参考答案：和第 ${last.number} 章的差别</h2>
 <details class="solution"><summary>展开参考答案（<code>diff -ruN chapters/${escapeHtml(last.dir)} exercises/${escapeHtml(e.dir)}/solution</code>）</summary>
+${explained}
 ${renderTreeDiff(diff, `第 ${last.number} 章`)}
 </details>
 <p class="note">检查你自己的那一份：<code>npm run check -- ${escapeHtml(e.id)} &lt;目录&gt;</code></p>`;
