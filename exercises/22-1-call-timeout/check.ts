@@ -1,7 +1,8 @@
 // 练习 22-1 的检查器：MCP 请求的超时。
-// 场景都用 shared/mcp-servers/fault.ts：slow 3 秒才回答；echo_later 排在在途的 slow 后面回答；
-// 收到的 notifications/cancelled 记在 stderr 上（转录里看得到）。措辞不逐字比对：超时的结果以“错误”开头、
-// 带“超时”，再说出服务名、方法和秒数就行。
+// 场景都用 shared/mcp-servers/fault.ts：slow 3 秒才回答（被取消了就攒着，抢在下一个 echo_later 前面发出）；
+// echo_later 排在在途的 slow 后面回答；收到的 notifications/cancelled 记在 stderr 上（转录里看得到）。
+// 不回 initialize 的是 shared/mcp-servers/hung.sh：它的见证人把收到的取消通知原样写到 stderr，并且不退出。
+// 措辞不逐字比对：超时的结果以“错误”开头、带“超时”，再说出服务名、方法和秒数就行。
 import { describe, toolNames, toolResults, type Requirement } from "../checker.ts";
 import type { RunResult } from "../../shared/scenario.ts";
 
@@ -80,23 +81,27 @@ export const requirements: Requirement[] = [
     scenario: "default-timeout",
     check(run) {
       const [quick, patient] = toolResults(run, 2);
-      if (!timedOut(quick) || !saysSeconds(quick, 2)) {
-        return `期望：quick 在 mcp.json 里没写 timeout，用默认超时；场景设了 HARNESS_MCP_TIMEOUT_MS=2000，它的 slow 2 秒就超时，结果带“超时”和“2 秒”；实际：模型收到 ${quote(quick)}${how(run, 2)}`;
+      if (!timedOut(quick) || !saysSeconds(quick, 1)) {
+        return `期望：quick 在 mcp.json 里没写 timeout，用默认超时；场景设了 HARNESS_MCP_TIMEOUT_MS=1000，它的 slow 1 秒就超时，结果带“超时”和“1 秒”；实际：模型收到 ${quote(quick)}${how(run, 2)}`;
       }
       if (patient !== LATE_ANSWER) {
-        return `期望：patient 在 mcp.json 里写了 "timeout": 5000，它自己的设置优先于默认的 2 秒，3 秒后的回答“${LATE_ANSWER}”等得到；实际：模型收到 ${quote(patient)}`;
+        return `期望：patient 在 mcp.json 里写了 "timeout": 15000，它自己的设置优先于默认的 1 秒，3 秒后的回答“${LATE_ANSWER}”等得到；实际：模型收到 ${quote(patient)}`;
       }
       return undefined;
     },
   },
   {
-    name: "握手也有超时：不回 initialize 的服务被跳过（警告，进程杀掉），别的服务照常接入",
+    name: "握手也有超时：不回 initialize 的服务被跳过（警告，不发取消通知，进程杀掉），别的服务照常接入",
     scenario: "hung-handshake",
     check(run) {
       const warning = run.transcript.split("\n").find((line) => line.includes('"hung"') && line.includes("握手失败"));
       if (!warning?.includes("超时")) {
         const got = warning ? describe(warning) : run.transcript.includes("[场景超时") ? `harness 卡在启动上，一直等 hung 的 initialize 回应，最后被场景超时终止，模型一次请求也没收到` : "没有这一行警告";
-        return `期望：握手也受超时管——hung 的 timeout 是 1000，它不回 initialize，1 秒后打一行“警告: MCP 服务 "hung" 握手失败，跳过: …超时…”，启动接着往下走；实际：${got}`;
+        return `期望：握手也受超时管——hung 的 startupTimeout 是 1000，它不回 initialize，1 秒后打一行“警告: MCP 服务 "hung" 握手失败，跳过: …超时…”，启动接着往下走；实际：${got}`;
+      }
+      const cancel = run.transcript.split("\n").find((line) => line.includes("notifications/cancelled"));
+      if (cancel || run.leftovers.some((p) => p.includes("见证人"))) {
+        return `期望：握手超时不发取消通知——规范不许取消 initialize，反正这个进程马上就要结束；实际：hung 收到了 ${describe(cancel ?? "一条取消通知")}`;
       }
       const tools = toolNames(run, 1);
       if (!tools.includes("mcp__ok__echo") || tools.some((name) => name.startsWith("mcp__hung__"))) {

@@ -4,9 +4,9 @@
 //   image          返回图片内容           odd-names       工具名带点号、超长、撞名
 //   paginated      tools/list 分三页      big-result      一次返回 5 MB 的结果
 //   chatty         主动发通知、ping、对不上号的响应（rendezvous 工具在每个模式下都有）
-//   hang-handshake 不回 initialize        env             env_names 工具列出自己看得到的环境变量名
+//   env            env_names 工具列出自己看得到的环境变量名
 //   getenv         env_get 工具读一个环境变量的值（看 mcp.json 里的 ${VAR} 展开成了什么）
-//   late           只有 echo、slow 和 echo_later：echo_later 等在途的 slow 回答了才回答（练习 22-1）
+//   late           只有 echo、slow 和 echo_later：echo_later 等在途的 slow 回答了才回答（练习 22-1；不回 initialize 的服务器是 hung.sh）
 // 下面这些模式的答复不合协议的形状，客户端要在边界上查出来（第 22 章的 mcp-* 场景）：
 //   flood          回 initialize 时写一行永远不换行的字节（最多 100 MiB）
 //   init-null      initialize 的 result 是 null        init-empty      initialize 的答复既没有 result 也没有 error
@@ -14,7 +14,9 @@
 //   string-id      回 initialize 时把 id 1 写成字符串 "1"
 //   tools-not-array tools/list 的 tools 是个字符串    bad-tools       tools/list 里有 null、没名字、schema 不对的项
 //   children       启动时带起一个自己的子进程 sleep 300（它和服务器在同一个进程组里）
-// 任何模式下，slow 工具都要 3 秒后才回答（练习 22-1 的超时用它）；收到的取消通知记在 stderr 上
+// 任何模式下，slow 工具都要 3 秒后才回答（练习 22-1 的超时用它）；收到的取消通知记在 stderr 上。
+// 被取消了的 slow 不再按点回答，攒到下一个 echo_later 来了，抢在它前面发出：迟到的回答一定赶上有人在等，
+// 不靠“3 秒”和客户端超时之间的那点时间差
 // 只用标准库，读写都是一行一个 JSON（和 timeserver 一样）。
 import fs from "node:fs";
 import { spawn } from "node:child_process";
@@ -96,12 +98,16 @@ function handle(msg: Msg) {
   if (msg.method === "notifications/cancelled") {
     const id = msg.params?.requestId;
     console.error(`fault: 收到取消通知 requestId=${JSON.stringify(id)}（${received.get(id) ?? "没有收到过这个 id 的请求"}），reason=${JSON.stringify(msg.params?.reason)}`);
+    const slow = slowCalls.get(id);
+    if (slow) {
+      clearTimeout(slow.timer);
+      slow.held = true;
+    }
   }
   if (msg.id === undefined || msg.id === null) return; // 通知不回
   if (msg.method === undefined) return; // 客户端对我们的 ping 的答复：响应不再答复
   received.set(msg.id, msg.method === "tools/call" ? `tools/call ${msg.params?.name}` : String(msg.method));
   if (msg.method === "initialize") {
-    if (mode === "hang-handshake") return; // 装死：永远不回
     if (mode === "flood") return flood();
     if (mode === "init-null") return send({ id: msg.id, result: null });
     if (mode === "init-empty") return send({ id: msg.id });
@@ -120,18 +126,20 @@ function handle(msg: Msg) {
   }
   if (msg.method === "tools/call") {
     if (msg.params?.name === "slow") {
-      slowInFlight++;
+      const id = msg.id;
       fs.writeFileSync("slow-started", "1"); // 场景据此确认调用真的在途了，再按 Ctrl-C（不靠睡一会儿）
-      return void setTimeout(() => {
-        send({ id: msg.id, result: text("终于算完了") });
-        slowInFlight--;
-        for (const answer of afterSlow.splice(0)) answer();
-      }, 3000);
+      const answer = () => {
+        slowCalls.delete(id);
+        send({ id, result: text("终于算完了") });
+        if (slowCalls.size === 0) for (const later of afterSlow.splice(0)) later();
+      };
+      return void slowCalls.set(id, { answer, timer: setTimeout(answer, 3000), held: false });
     }
     // echo_later 排在在途的 slow 后面：slow 的回答（哪怕已被取消、迟到了）先发出，它才回答——按先后顺序对号的客户端会在这里张冠李戴
     if (msg.params?.name === "echo_later") {
       const answer = () => send({ id: msg.id, result: text(String(msg.params?.arguments?.text ?? "")) });
-      return void (slowInFlight > 0 ? afterSlow.push(answer) : answer());
+      for (const slow of [...slowCalls.values()]) if (slow.held) slow.answer();
+      return void (slowCalls.size > 0 ? afterSlow.push(answer) : answer());
     }
     // rendezvous 先不回答，等 echo 来了一起回：只有同时发出两个请求的客户端才等得到
     if (msg.params?.name === "rendezvous") return void (waiting = msg.id);
@@ -156,7 +164,7 @@ process.stdout.on("error", () => process.exit(0)); // 客户端断开了
 
 let waiting: number | string | null | undefined; // rendezvous 的请求 id
 const received = new Map<unknown, string>(); // 收到过的请求：id → 方法（和工具名），取消通知拿来对号
-let slowInFlight = 0; // 还没回答的 slow 调用
+const slowCalls = new Map<unknown, { answer(): void; timer: ReturnType<typeof setTimeout>; held: boolean }>(); // 还没回答的 slow 调用；held：被取消了，等下一个 echo_later
 const afterSlow: (() => void)[] = []; // 等 slow 回答之后再发的 echo_later 回答
 
 let buffer = Buffer.alloc(0);

@@ -1,8 +1,8 @@
 // mcp.ts：MCP 客户端。读 mcp.json，启动其中的服务器，握手、列工具，
 // 再把别人的工具包成第 06 章的 Tool，交给 main.ts 登记进注册表——注册表本身一个字不改。
 // 第 22 章新增。只管连接：打印什么、进程退出时做什么，由调用方（main.ts）通过参数和返回值决定。
-// 练习 22-1 改动：每个请求都有超时（默认 60 秒，HARNESS_MCP_TIMEOUT_MS 可调；mcp.json 里可以按服务写 timeout）；
-// 超时了就不再等，发 notifications/cancelled，迟到的回答因为 id 对不上号被丢掉。握手也算在内。
+// 练习 22-1 改动：每个请求都有超时。工具调用默认 60 秒（HARNESS_MCP_TIMEOUT_MS 可调；mcp.json 里可以按服务写 timeout），
+// 握手另有时限（默认 30 秒，按服务写 startupTimeout）；超时了就不再等，发 notifications/cancelled，迟到的回答因为 id 对不上号被丢掉。
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -18,7 +18,8 @@ export interface ServerConfig {
   args: string[];
   env: Record<string, string>;
   written?: { command: string; args: string[]; env: Record<string, string> }; // mcp.json 里写的原样，${VAR} 还没展开
-  timeoutMs: number; // 每个请求最多等多久
+  timeoutMs: number; // 每次工具调用最多等多久
+  startupTimeoutMs: number; // 握手（initialize、tools/list）最多等多久
 }
 
 // 会变的东西都从这里传进来，这个文件不碰 process 的钩子，也不自己决定往哪儿打印
@@ -102,12 +103,16 @@ function serverConfig(entry: unknown, environ: NodeJS.ProcessEnv, defaultTimeout
   // timeout 是 Claude Code 的字段名，单位毫秒：有的服务天生慢（跑测试、爬网页），给它单独放宽
   const timeoutMs = entry.timeout ?? defaultTimeoutMs;
   if (typeof timeoutMs !== "number" || !(timeoutMs > 0)) return `的 timeout 要是正数（毫秒），现在是 ${show(timeoutMs)}`;
+  // 握手另算：冷启动（npx 先下载、tsx 先编译）要多久，和一次调用要多久是两回事。30 秒和 Claude Code 的 MCP_TIMEOUT 一样
+  const startupTimeoutMs = entry.startupTimeout ?? 30_000;
+  if (typeof startupTimeoutMs !== "number" || !(startupTimeoutMs > 0)) return `的 startupTimeout 要是正数（毫秒），现在是 ${show(startupTimeoutMs)}`;
   const config: ServerConfig = {
     command: expand(entry.command),
     args: args.map(expand),
     env: Object.fromEntries(Object.entries(env).map(([key, value]) => [key, expand(value as string)])),
     written: { command: entry.command, args, env: env as Record<string, string> },
     timeoutMs,
+    startupTimeoutMs,
   };
   if (unset.size > 0) return `用到的环境变量 ${[...unset].join("、")} 没有设置（要默认值就写成 \${变量:-默认值}）`;
   if (config.command === "") return "的 command 展开以后是空的";
@@ -136,10 +141,12 @@ export class McpClient {
   private gone: string | undefined; // 进程退出或者被我们断开以后，这里是原因：之后的请求都以它失败
   private readonly log: (line: string) => void;
   private readonly timeoutMs: number;
+  private readonly startupTimeoutMs: number;
 
-  private constructor(name: string, child: ChildProcess, log: (line: string) => void, timeoutMs: number) {
+  private constructor(name: string, child: ChildProcess, log: (line: string) => void, timeoutMs: number, startupTimeoutMs: number) {
     this.name = name;
     this.timeoutMs = timeoutMs;
+    this.startupTimeoutMs = startupTimeoutMs;
     this.child = child;
     this.log = log;
     const lines = new LineSplitter();
@@ -169,7 +176,7 @@ export class McpClient {
       child.once("spawn", () => {
         child.off("error", reject);
         child.on("error", () => {}); // 之后的错误（比如杀不掉）由 exit 交代
-        resolve(new McpClient(name, child, log, config.timeoutMs));
+        resolve(new McpClient(name, child, log, config.timeoutMs, config.startupTimeoutMs));
       });
     });
   }
@@ -187,13 +194,14 @@ export class McpClient {
         signal.addEventListener("abort", entry.onAbort, { once: true });
       }
       // 超时和 Ctrl-C 一样是“不等了”：从待回应表里取出来，迟到的回答 id 对不上号，被 receive 丢掉
+      const ms = method === "tools/call" ? this.timeoutMs : this.startupTimeoutMs;
       entry.timer = setTimeout(() => {
-        const reason = `超过 ${this.timeoutMs / 1000} 秒没有回应（超时）`;
+        const reason = `超过 ${ms / 1000} 秒没有回应（超时）`;
         // 再告诉服务器别算了，省得它白白占着资源；协议不许取消 initialize——握手超时的服务器反正要被杀掉
         if (method === "initialize") return this.take(id)?.reject(new Error(`MCP 服务 "${this.name}" 的 ${method} ${reason}`));
         this.notify("notifications/cancelled", { requestId: id, reason });
         this.take(id)?.reject(new Error(`MCP 服务 "${this.name}" 的 ${method} ${reason}，已发送取消通知`));
-      }, this.timeoutMs);
+      }, ms);
       this.pending.set(id, entry);
       this.busy();
       this.child.stdin!.write(encode({ jsonrpc: "2.0", id, method, params }));
