@@ -4,7 +4,7 @@
 import os from "node:os";
 import { ROOT } from "../../shared/scenario.ts";
 import { estimateTokens, type RecordedRequest } from "../../shared/scripted-model.ts";
-import { codeBlock, escapeHtml, transcriptBlock } from "./markup.ts";
+import { codeBlock, escapeHtml, inlineCode, transcriptBlock } from "./markup.ts";
 import type { Recording } from "./record.ts";
 
 const CLIP = 3000;
@@ -68,7 +68,7 @@ function message(m: any, n: number): string {
 }
 
 function callLine(id: string, name: string, args: string): string {
-  return `<div class="call"><code>${escapeHtml(String(name))}(${escapeHtml(normalize(String(args)))})</code> <span class="meta">${escapeHtml(String(id))}</span></div>`;
+  return `<div class="call">${inlineCode(`${name}(${normalize(String(args))})`)} <span class="meta">${escapeHtml(String(id))}</span></div>`;
 }
 
 // 之前的请求里，和这一次的消息前缀最长的那一个：子 agent 的请求夹在中间时，对比的是它自己那条对话
