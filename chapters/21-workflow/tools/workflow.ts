@@ -48,7 +48,7 @@ export function workflowTool(system: string, options: SubAgentOptions): Tool {
 }
 
 // 动手之前先把整张图验一遍：重名、引用了不存在的步骤、依赖成环——任何一种都一步也不跑
-function parseSteps(raw: unknown): Step[] | string {
+export function parseSteps(raw: unknown): Step[] | string {
   if (!Array.isArray(raw) || raw.length === 0) return "steps 要是一个非空数组";
   const steps: Step[] = [];
   for (const [i, s] of raw.entries()) {
