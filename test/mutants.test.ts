@@ -1,0 +1,125 @@
+// 练习 22-1 的变异体：在参考答案上改一处，正是 HINTS.md 提醒过的错（或者任务明说不许的事）。
+// 检查器必须认出每一个，而且是管这件事的那条要求不通过——能被改坏的答案骗过的检查器，什么也没检查。
+// 参考答案通过、原样的第 22 章不通过，由 test/exercises.test.ts 检查；这里只跑每个变异体该栽的那一条要求。
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, describe, it } from "node:test";
+import { runRequirements } from "../exercises/checker.ts";
+import { requirements } from "../exercises/22-1-call-timeout/check.ts";
+import { ROOT } from "../shared/scenario.ts";
+
+interface Mutant {
+  name: string; // 犯了什么错
+  from: string | RegExp; // 参考答案 mcp.ts 里恰好出现一次的一段
+  to: string;
+  fails: string; // 该不通过的要求（名字的开头）
+  because: RegExp; // 它的说明里该有的话
+}
+
+const TIMED_OUT = /撞上了场景的时限/;
+
+// 前四个让 harness 卡住，要等满场景的时限（default-timeout 40 秒，hung-handshake 15 秒）才判得出来，排在前面先起跑；
+// 几秒就判完的排在后面，和它们一起跑（三个一起，整个文件约 45 秒，大半是在等）
+const MUTANTS: Mutant[] = [
+  {
+    name: "超时了只 reject、不从待回应表里取出来（提示 2）：idle() 以为还有人在等，harness 退不出去",
+    from: /(?<=notifications\/cancelled", \{ requestId: id, reason \}\);\s*)this\.take\(id\)/,
+    to: "this.pending.get(id)",
+    fails: "没写 timeout 的服务用默认超时",
+    because: TIMED_OUT,
+  },
+  {
+    name: "有了结局不 clearTimeout（提示 1）：harness 答完了还要等计时器",
+    from: "clearTimeout(entry.timer);",
+    to: "",
+    fails: "握手也有超时",
+    because: TIMED_OUT,
+  },
+  {
+    name: "只给工具调用计时（提示 1、4）：不回 initialize 的服务器让启动永远等下去",
+    from: "entry.timer = setTimeout(",
+    to: 'if (method === "tools/call") entry.timer = setTimeout(',
+    fails: "握手也有超时",
+    because: TIMED_OUT,
+  },
+  {
+    name: "握手也用调用的超时（任务：握手另有时限）：没写 timeout 的 hung 要等 60 秒",
+    from: 'const ms = method === "tools/call" ? this.timeoutMs : this.startupTimeoutMs;',
+    to: "const ms = this.timeoutMs;",
+    fails: "握手也有超时",
+    because: TIMED_OUT,
+  },
+  {
+    name: "握手超时也发取消通知（提示 4）：规范不许取消 initialize",
+    from: 'if (method === "initialize") return ',
+    to: 'if (method === "never") return ',
+    fails: "握手也有超时",
+    because: /取消/,
+  },
+  {
+    name: "按先来后到分配回答（提示 3）：迟到的回答交给了正在等的下一次调用",
+    from: "const waiting = this.take(message.id);",
+    to: "const waiting = this.take([...this.pending.keys()][0] ?? message.id);",
+    fails: "迟到的回答被丢掉",
+    because: /错交给了下一次调用/,
+  },
+  {
+    name: "取消通知的 requestId 不是原样的 id（提示 3）",
+    from: "{ requestId: id, reason }",
+    to: "{ requestId: String(id), reason }",
+    fails: "超时后给服务器发 notifications/cancelled",
+    because: /requestId 原样/,
+  },
+  {
+    name: "把毫秒当成秒写进结果（提示 5）",
+    from: "超过 ${ms / 1000} 秒",
+    to: "超过 ${ms} 秒",
+    fails: "mcp.json 里的 timeout 生效",
+    because: /等了几秒/,
+  },
+  {
+    name: "不管 mcp.json 里按服务写的 timeout（提示 5）",
+    from: "const timeoutMs = entry.timeout ?? defaultTimeoutMs;",
+    to: "const timeoutMs = defaultTimeoutMs;",
+    fails: "mcp.json 里的 timeout 生效",
+    because: /"timeout": 2000/,
+  },
+  {
+    name: "不读 HARNESS_MCP_TIMEOUT_MS（提示 5）",
+    from: "if (environ.HARNESS_MCP_TIMEOUT_MS !== undefined) {",
+    to: "if (false) {",
+    fails: "没写 timeout 的服务用默认超时",
+    because: /HARNESS_MCP_TIMEOUT_MS=1000/,
+  },
+];
+
+const exercise = path.join(ROOT, "exercises", "22-1-call-timeout");
+const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "lh-mutants-")));
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+// 参考答案复制一份，mcp.ts 里改那一处；那一段找不到或者不止一处，说明答案变了，变异体要跟着改
+function mutate(m: Mutant, index: number): string {
+  const dir = path.join(tmp, `mutant-${index}`);
+  fs.cpSync(path.join(exercise, "solution"), dir, { recursive: true });
+  const file = path.join(dir, "mcp.ts");
+  const text = fs.readFileSync(file, "utf8");
+  const pattern = typeof m.from === "string" ? new RegExp(m.from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g") : new RegExp(m.from.source, "g");
+  const found = text.match(pattern)?.length ?? 0;
+  assert.equal(found, 1, `参考答案的 mcp.ts 里应当恰好有一处 ${m.from}，实际 ${found} 处：答案改过了，这个变异体要跟着改`);
+  fs.writeFileSync(file, text.replace(pattern, m.to));
+  return dir;
+}
+
+describe("练习 22-1 的变异体：检查器一个也不放过", { concurrency: 3 }, () => {
+  MUTANTS.forEach((m, index) => {
+    it(`${m.name} → “${m.fails}…”不通过`, async () => {
+      const requirement = requirements.find((r) => r.name.startsWith(m.fails));
+      assert.ok(requirement, `check.ts 里没有以“${m.fails}”开头的要求`);
+      const [outcome] = await runRequirements(exercise, [requirement], mutate(m, index));
+      assert.ok(outcome!.problem, `检查器放过了这个变异体：“${requirement.name}”通过了\n${outcome!.transcript}`);
+      assert.match(outcome!.problem, m.because, `“${requirement.name}”不通过，但说明里没有 ${m.because}：\n${outcome!.problem}`);
+    });
+  });
+});
