@@ -212,7 +212,7 @@ export async function buildSite(opts: SiteOptions): Promise<SiteResult> {
 
   // 阅读顺序：01 … 22，再是三个练习；每一页都链到前一页和后一页
   const order: Link[] = [
-    ...chapters.map((c) => ({ href: chapterPath(c), label: `${chapterLabel(c)} ${c.title}` })),
+    ...chapters.map((c) => ({ href: chapterPath(c), label: chapterLabel(c), detail: c.title })),
     ...exercises.map((e) => ({ href: exercisePath(e), label: `练习 ${e.id}` })),
   ];
   const around = (href: string) => {

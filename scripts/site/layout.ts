@@ -5,6 +5,7 @@ import { escapeHtml } from "./markup.ts";
 export interface Link {
   href: string; // 相对于站点根目录
   label: string;
+  detail?: string; // 跟在 label 后面的标题；手机上省掉
 }
 
 export interface Page {
@@ -23,8 +24,9 @@ export function rel(from: string, target: string): string {
 }
 
 function nav(p: Page, where: "top" | "bottom"): string {
+  const text = (l: Link) => escapeHtml(l.label) + (l.detail ? `<span class="detail"> ${escapeHtml(l.detail)}</span>` : "");
   const link = (l: Link | undefined, cls: string, arrow: (s: string) => string) =>
-    l ? `<a class="${cls}" href="${escapeHtml(rel(p.path, l.href))}">${arrow(escapeHtml(l.label))}</a>` : `<span class="${cls}"></span>`;
+    l ? `<a class="${cls}" href="${escapeHtml(rel(p.path, l.href))}">${arrow(text(l))}</a>` : `<span class="${cls}"></span>`;
   const middle = [`<a href="${rel(p.path, "index.html")}">目录</a>`];
   if (p.up) middle.push(`<a href="${escapeHtml(rel(p.path, p.up.href))}">${escapeHtml(p.up.label)}</a>`);
   return `<nav class="pager ${where}" aria-label="章节导航">
