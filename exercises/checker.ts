@@ -25,7 +25,8 @@ export async function runRequirements(exerciseDir: string, requirements: Require
     const spec = JSON.parse(fs.readFileSync(path.join(dir, "scenario.json"), "utf8")) as ScenarioSpec;
     const scenario: Scenario = { chapter: "22-mcp-client", name: requirement.scenario, dir, spec };
     const run = await runScenario(scenario, impl);
-    outcomes.push({ requirement, problem: judgeRun(run, spec) ?? requirement.check(run), transcript: run.transcript });
+    const problems = [requirement.check(run), judgeRun(run, spec)].filter((p) => p !== undefined);
+    outcomes.push({ requirement, problem: problems.length > 0 ? problems.join("\n") : undefined, transcript: run.transcript });
   }
   return outcomes;
 }
