@@ -44,6 +44,8 @@ export function loadSession(cwd: string, id?: string): { session: Session; histo
   const file = path.join(dir, `${chosen}.jsonl`);
   const link = symlinkOnPath(cwd, file);
   if (link) return `${link} 是符号链接，不跟着它读写（它可能指向工作目录以外）`;
+  // 目录、FIFO（读它会一直等下去）、设备都不是会话
+  if (!fs.lstatSync(file).isFile()) return `.harness/sessions/${chosen}.jsonl 不是普通文件，不能当会话读`;
   const text = fs.readFileSync(file, "utf8");
   const lines = text.split("\n");
   const history: Message[] = [];
@@ -63,14 +65,25 @@ export function loadSession(cwd: string, id?: string): { session: Session; histo
   return { session: { id: chosen, file, saved }, history };
 }
 
-// 一行是一条消息：合法 JSON，而且是带 role 的对象（null、数字、数组都不算）
+// 一行是一条消息：合法 JSON，而且是一条消息的样子（null、数字、数组、缺字段的都不算）
 function parseLine(line: string): Message | undefined {
   try {
     const value = JSON.parse(line);
-    return typeof value === "object" && value !== null && !Array.isArray(value) && typeof value.role === "string" ? value : undefined;
+    return isMessage(value) ? value : undefined;
   } catch {
     return undefined;
   }
+}
+
+// 一条消息的样子：role 认得，content 是文字（或 assistant 的 null），tool_calls 是一串带 id 和函数名、参数的调用。
+// 会话文件可能是仓库里带来的，字段的类型一样都不能信
+function isMessage(v: any): v is Message {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  if (v.role === "system" || v.role === "user") return typeof v.content === "string";
+  if (v.role === "tool") return typeof v.content === "string" && typeof v.tool_call_id === "string";
+  if (v.role !== "assistant" || (typeof v.content !== "string" && v.content !== null)) return false;
+  const call = (c: any) => typeof c?.id === "string" && typeof c.function?.name === "string" && typeof c.function.arguments === "string";
+  return v.tool_calls === undefined || (Array.isArray(v.tool_calls) && v.tool_calls.every(call));
 }
 
 // .harness、.harness/sessions 和会话文件本身，哪一个是符号链接就返回它的相对路径

@@ -44,14 +44,16 @@ export function loadSession(cwd: string, id?: string): { session: Session; histo
   const file = path.join(dir, `${chosen}.jsonl`);
   const link = symlinkOnPath(cwd, file);
   if (link) return `${link} 是符号链接，不跟着它读写（它可能指向工作目录以外）`;
+  // 目录、FIFO（读它会一直等下去）、设备都不是会话
+  if (!fs.lstatSync(file).isFile()) return `.harness/sessions/${chosen}.jsonl 不是普通文件，不能当会话读`;
   const text = fs.readFileSync(file, "utf8");
   const lines = text.split("\n");
   const history: Message[] = [];
   lines.forEach((line, i) => {
     if (line.trim() === "") return;
     const record = parseLine(line);
-    if (record && !("role" in record)) return void history.splice(record.reset, Infinity, ...record.messages);
-    if (record) return void history.push(record);
+    if (record && !("role" in record) && record.reset <= history.length) return void history.splice(record.reset, Infinity, ...record.messages);
+    if (record && "role" in record) return void history.push(record);
     // 追加写的文件，断电或被 kill 时最多坏最后一行：跳过它，前面的都还在
     const where = i === lines.length - 1 ? "最后一行不完整（上次可能在写入时被中断）" : `第 ${i + 1} 行不完整或不是一条消息`;
     console.error(`警告: 会话 ${chosen} 的${where}，已跳过`);
@@ -69,16 +71,27 @@ interface Reset {
   messages: Message[]; // 再接上这些
 }
 
-// 一行是一条消息（带 role 的对象），或者一次重置；null、数字、数组、缺字段的都不算
+// 一行是一条消息，或者一次重置；null、数字、数组、缺字段的都不算
 function parseLine(line: string): Message | Reset | undefined {
   try {
     const value = JSON.parse(line);
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-    if (Number.isInteger(value.reset) && value.reset >= 0 && Array.isArray(value.messages)) return value;
-    return typeof value.role === "string" ? value : undefined;
+    if (isMessage(value)) return value;
+    const reset = typeof value === "object" && value !== null && !("role" in value) && Number.isInteger(value.reset) && value.reset >= 0;
+    return reset && Array.isArray(value.messages) && value.messages.every(isMessage) ? value : undefined;
   } catch {
     return undefined;
   }
+}
+
+// 一条消息的样子：role 认得，content 是文字（或 assistant 的 null），tool_calls 是一串带 id 和函数名、参数的调用。
+// 会话文件可能是仓库里带来的，字段的类型一样都不能信
+function isMessage(v: any): v is Message {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  if (v.role === "system" || v.role === "user") return typeof v.content === "string";
+  if (v.role === "tool") return typeof v.content === "string" && typeof v.tool_call_id === "string";
+  if (v.role !== "assistant" || (typeof v.content !== "string" && v.content !== null)) return false;
+  const call = (c: any) => typeof c?.id === "string" && typeof c.function?.name === "string" && typeof c.function.arguments === "string";
+  return v.tool_calls === undefined || (Array.isArray(v.tool_calls) && v.tool_calls.every(call));
 }
 
 // .harness、.harness/sessions 和会话文件本身，哪一个是符号链接就返回它的相对路径
