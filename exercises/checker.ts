@@ -18,17 +18,27 @@ export interface Outcome {
   transcript: string;
 }
 
+// 各条要求互不相干（各有各的临时目录和脚本模型），三条一起跑：大半时间在等超时，不占 CPU。结果按要求的顺序交回
 export async function runRequirements(exerciseDir: string, requirements: Requirement[], impl: string): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
-  for (const requirement of requirements) {
-    const dir = path.join(exerciseDir, "checks", requirement.scenario);
-    const spec = JSON.parse(fs.readFileSync(path.join(dir, "scenario.json"), "utf8")) as ScenarioSpec;
-    const scenario: Scenario = { chapter: "22-mcp-client", name: requirement.scenario, dir, spec };
-    const run = await runScenario(scenario, impl);
-    const problems = [requirement.check(run), judgeRun(run, spec)].filter((p) => p !== undefined);
-    outcomes.push({ requirement, problem: problems.length > 0 ? problems.join("\n") : undefined, transcript: run.transcript });
-  }
+  let next = 0;
+  const worker = async () => {
+    while (next < requirements.length) {
+      const i = next++;
+      outcomes[i] = await runRequirement(exerciseDir, requirements[i], impl);
+    }
+  };
+  await Promise.all([worker(), worker(), worker()]);
   return outcomes;
+}
+
+async function runRequirement(exerciseDir: string, requirement: Requirement, impl: string): Promise<Outcome> {
+  const dir = path.join(exerciseDir, "checks", requirement.scenario);
+  const spec = JSON.parse(fs.readFileSync(path.join(dir, "scenario.json"), "utf8")) as ScenarioSpec;
+  const scenario: Scenario = { chapter: "22-mcp-client", name: requirement.scenario, dir, spec };
+  const run = await runScenario(scenario, impl);
+  const problems = [requirement.check(run), judgeRun(run, spec)].filter((p) => p !== undefined);
+  return { requirement, problem: problems.length > 0 ? problems.join("\n") : undefined, transcript: run.transcript };
 }
 
 // 和 npm test 同一个裁判：措辞可以不同，但 harness 要自己结束、退出码为 0（场景另有约定的除外）、不留进程、
