@@ -3,7 +3,7 @@
 // 不是逐字比对转录。
 import fs from "node:fs";
 import path from "node:path";
-import { runProblems, runScenario, type RunResult, type Scenario, type ScenarioSpec } from "../shared/scenario.ts";
+import { runProblems, runScenario, type RunOptions, type RunResult, type Scenario, type ScenarioSpec } from "../shared/scenario.ts";
 
 export interface Requirement {
   name: string; // 要求，一句话
@@ -19,24 +19,24 @@ export interface Outcome {
 }
 
 // 各条要求互不相干（各有各的临时目录和脚本模型），三条一起跑：大半时间在等超时，不占 CPU。结果按要求的顺序交回
-export async function runRequirements(exerciseDir: string, requirements: Requirement[], impl: string): Promise<Outcome[]> {
+export async function runRequirements(exerciseDir: string, requirements: Requirement[], impl: string, options: RunOptions = {}): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   let next = 0;
   const worker = async () => {
     while (next < requirements.length) {
       const i = next++;
-      outcomes[i] = await runRequirement(exerciseDir, requirements[i], impl);
+      outcomes[i] = await runRequirement(exerciseDir, requirements[i], impl, options);
     }
   };
   await Promise.all([worker(), worker(), worker()]);
   return outcomes;
 }
 
-async function runRequirement(exerciseDir: string, requirement: Requirement, impl: string): Promise<Outcome> {
+async function runRequirement(exerciseDir: string, requirement: Requirement, impl: string, options: RunOptions): Promise<Outcome> {
   const dir = path.join(exerciseDir, "checks", requirement.scenario);
   const spec = JSON.parse(fs.readFileSync(path.join(dir, "scenario.json"), "utf8")) as ScenarioSpec;
   const scenario: Scenario = { chapter: "22-mcp-client", name: requirement.scenario, dir, spec };
-  const run = await runScenario(scenario, impl);
+  const run = await runScenario(scenario, impl, options);
   const problems = [requirement.check(run), judgeRun(run, spec)].filter((p) => p !== undefined);
   return { requirement, problem: problems.length > 0 ? problems.join("\n") : undefined, transcript: run.transcript };
 }

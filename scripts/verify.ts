@@ -3,7 +3,7 @@
 // --own 只跑这一章自己的场景。跑场景之前先做类型检查。
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT, expectedFor, hasTerminalTool, judge, runScenario, scenariosFor, type Applied } from "../shared/scenario.ts";
+import { ROOT, expectedFor, fastNode, hasTerminalTool, judge, runScenario, scenariosFor, type Applied } from "../shared/scenario.ts";
 import type { Profile } from "../shared/scripted-model.ts";
 import { chapterFromArg, chapterNumber, green, red, usageError } from "./run.ts";
 import { typecheckDir } from "./typecheck.ts";
@@ -25,8 +25,6 @@ const applied = scenariosFor(chapter, { ownOnly });
 if (applied.length === 0) usageError(`第 ${nn} 章还没有场景（shared/fixtures/${chapter}/ 是空的）`);
 
 // 继承来的场景用 Node 24 直接跑（有的话；和 npm test 一样），本章的用 tsx
-const node24 = path.join(ROOT, ".cache", "node24", "bin", "node");
-const fastNode = fs.existsSync(node24) ? node24 : undefined;
 // 要伪终端的场景（问 y/N、真的按 Ctrl-C）需要 util-linux 的 script；macOS 自带的 script 参数不同，只好跳过
 const terminal = hasTerminalTool();
 

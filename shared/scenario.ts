@@ -14,6 +14,10 @@ export const FIXTURES = path.join(ROOT, "shared", "fixtures");
 export const CHAPTERS = path.join(ROOT, "chapters");
 const TSX = import.meta.resolve("tsx");
 
+// scripts/fetch-node24.sh 取来的 Node 24：不靠 tsx 直接跑 .ts（类型擦除），启动快得多。没有就是 undefined（照样用 tsx）
+const NODE24 = path.join(ROOT, ".cache", "node24", "bin", "node");
+export const fastNode: string | undefined = fs.existsSync(NODE24) ? NODE24 : undefined;
+
 export interface ScenarioSpec {
   description?: string;
   args?: string[]; // 命令行参数；没有就是 REPL
@@ -152,7 +156,9 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
   if (fs.existsSync(workspace)) fs.cpSync(workspace, work, { recursive: true });
   else fs.mkdirSync(work);
   if (s.spec.mcp) {
-    const values: Record<string, string> = { $NODE: process.execPath, $TSX: TSX, $ROOT: ROOT, $WORK: work };
+    // 用 Node 24 跑 harness 时，服务器也用它跑：它自己会擦除类型，--import 的 tsx 换成一个空模块
+    const node = opts.node ? { $NODE: opts.node, $TSX: "data:text/javascript," } : { $NODE: process.execPath, $TSX: TSX };
+    const values: Record<string, string> = { ...node, $ROOT: ROOT, $WORK: work };
     const drop = (key: string, value: unknown) => (opts.realClock && key === "TIMESERVER_NOW" ? undefined : value);
     const json = JSON.stringify(s.spec.mcp, drop, 2).replace(/\$(NODE|TSX|ROOT|WORK)/g, (v) => values[v]);
     fs.writeFileSync(path.join(work, "mcp.json"), json);

@@ -6,14 +6,12 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { CHAPTERS, FIXTURES, ROOT, chapterDirs, expectedFor, expectedPath, hasTerminalTool, judge, runProblems, runScenario, scenariosFor, type Applied } from "../shared/scenario.ts";
+import { CHAPTERS, FIXTURES, ROOT, chapterDirs, fastNode, expectedFor, expectedPath, hasTerminalTool, judge, runProblems, runScenario, scenariosFor, type Applied } from "../shared/scenario.ts";
 import type { Profile } from "../shared/scripted-model.ts";
 
 const update = process.env.UPDATE === "1";
 const only = process.env.CHAPTER; // CHAPTER=06 只跑这一章（本章的和继承来的）
 const ownOnly = process.env.OWN === "1"; // OWN=1 只跑各章自己的场景
-const node24 = path.join(ROOT, ".cache", "node24", "bin", "node");
-const fastNode = fs.existsSync(node24) ? node24 : undefined;
 const terminal = hasTerminalTool();
 
 // UPDATE 模式：同一个场景在后面各章的转录，和它在前一章的转录比——一样就沿用，不一样才在这一章记一份。
