@@ -39,6 +39,7 @@ export interface Turn {
   retryAfter?: number; // 429 时的 Retry-After 秒数
   malformed?: boolean; // 200，但正文不是合法 JSON
   delayMs?: number; // 先等这么久再回答（客户端断开就不再等）
+  afterTurn?: number; // 先等脚本里的第 N 轮答完再回答：几个并发的子 agent，谁的日志在前由它定，不靠睡一会儿
   chunkBytes?: number; // 流式：把 SSE 字节按这个大小切开，一片一片地写
   dropAfterBytes?: number; // 流式：写出这么多字节后直接掐断连接（模拟网络中断）
 }
@@ -92,6 +93,12 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
   const reasoningCalls = new Set<string>(); // 带着思考内容发出的 tool_call id
   const previousPrompts: string[] = [];
   const used: boolean[] = [];
+  const answered = new Map<number, Promise<void>>(); // 第 i 轮（从 0 数）答完了没有
+  const markAnswered: ((() => void) | undefined)[] = [];
+  const answeredTurn = (i: number) => {
+    if (!answered.has(i)) answered.set(i, new Promise<void>((resolve) => (markAnswered[i] = resolve)));
+    return answered.get(i)!;
+  };
   let callCounter = 0;
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
@@ -115,6 +122,10 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
     const label = `第 ${index + 1} 轮`;
     const turn = script.turns[index];
     if (turn) used[index] = true;
+    if (turn) {
+      answeredTurn(index);
+      res.once("close", () => markAnswered[index]?.()); // 回答交出去了（或者连接断了），等它的轮可以动了
+    }
     try {
       checkProvider(profile, body, reasoningCalls);
       if (!turn && used.filter(Boolean).length === script.turns.length) throw new TurnError(`第 ${requests.length} 次请求超出了脚本（脚本只有 ${script.turns.length} 轮）`);
@@ -126,6 +137,7 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
       record.rejected = e.message;
       return sendError(res, 400, `脚本模型：${e.message}`);
     }
+    if (turn.afterTurn) await answeredTurn(turn.afterTurn - 1);
     if (turn.delayMs && !(await sleepUnlessClosed(turn.delayMs, res))) return;
     if (turn.status) {
       record.status = turn.status;
