@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { runRequirements, type Requirement } from "../exercises/checker.ts";
 import { ROOT } from "../shared/scenario.ts";
 import { green, red, usageError } from "./run.ts";
+import { typecheckDir } from "./typecheck.ts";
 
 const [id, dirArg] = process.argv.slice(2);
 const exercises = fs.readdirSync(path.join(ROOT, "exercises")).filter((d) => fs.existsSync(path.join(ROOT, "exercises", d, "check.ts")));
@@ -18,6 +19,12 @@ if (!fs.existsSync(path.join(impl, "main.ts"))) usageError(`${dirArg} 里没有 
 const exerciseDir = path.join(ROOT, "exercises", exercise);
 const { requirements } = (await import(pathToFileURL(path.join(exerciseDir, "check.ts")).href)) as { requirements: Requirement[] };
 console.log(`检查 ${exercise}：${dirArg}`); // 读者敲的那个路径：~/my22 不该变成 ../../../root/my22
+// 先做类型检查：类型错了，后面的行为多半也跟着错，先修这个
+const typeErrors = await typecheckDir(impl);
+if (typeErrors) {
+  console.log(red("✗ 类型检查", process.stdout));
+  console.log(typeErrors.split("\n").map((l) => "    " + l).join("\n"));
+}
 const outcomes = await runRequirements(exerciseDir, requirements, impl);
 for (const { requirement, problem, transcript } of outcomes) {
   if (!problem) {
@@ -29,5 +36,5 @@ for (const { requirement, problem, transcript } of outcomes) {
   if (process.env.VERBOSE) console.log(transcript.split("\n").map((l) => "    | " + l).join("\n"));
 }
 const failed = outcomes.filter((o) => o.problem).length;
-console.log(`${exercise}：${outcomes.length - failed} 条通过，${failed} 条没通过${failed ? "（VERBOSE=1 看完整输出）" : ""}`);
-process.exitCode = failed > 0 ? 1 : 0;
+console.log(`${exercise}：${outcomes.length - failed} 条通过，${failed} 条没通过${failed ? "（VERBOSE=1 看完整输出）" : ""}${typeErrors ? "；类型检查没通过" : ""}`);
+process.exitCode = failed > 0 || typeErrors ? 1 : 0;
