@@ -1,5 +1,5 @@
 // 根目录 README 的章节索引，从各章 README 生成：标题、格言、“改了哪些文件”里的（新增）和其余改动。
-// 改了哪章的 README，就跑 node --import tsx scripts/chapter-index.ts 重写索引；测试会检查两者一致。
+// 改了哪章的 README，就跑 npm run transcripts（或 node --import tsx scripts/chapter-index.ts）重写索引；测试会检查两者一致。
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -31,17 +31,19 @@ export function indexInReadme(readme: string): string | undefined {
   return start < 0 || end < start ? undefined : readme.slice(start, end + END.length);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+// 重写根目录 README 的索引；返回给人看的一行
+export function updateChapterIndex(): { ok: boolean; message: string } {
   const readme = fs.readFileSync(README, "utf8");
   const old = indexInReadme(readme);
-  if (old === undefined) {
-    console.error(`README.md 里没有索引的标记：先放上 ${BEGIN} 和 ${END} 两行`);
-    process.exit(1);
-  }
+  if (old === undefined) return { ok: false, message: `README.md 里没有索引的标记：先放上 ${BEGIN} 和 ${END} 两行` };
   const fresh = chapterIndex();
-  if (fresh === old) console.log("章节索引已是最新");
-  else {
-    fs.writeFileSync(README, readme.replace(old, fresh));
-    console.log("重写了 README.md 的章节索引");
-  }
+  if (fresh === old) return { ok: true, message: "章节索引已是最新" };
+  fs.writeFileSync(README, readme.replace(old, () => fresh));
+  return { ok: true, message: "重写了 README.md 的章节索引" };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const { ok, message } = updateChapterIndex();
+  (ok ? console.log : console.error)(message);
+  if (!ok) process.exit(1);
 }
