@@ -3,7 +3,7 @@
 // --own 只跑这一章自己的场景。跑场景之前先做类型检查。
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT, expectedFor, fastNode, hasTerminalTool, judge, runScenario, scenariosFor, type Applied } from "../shared/scenario.ts";
+import { ROOT, comparable, expectedFor, hasTerminalTool, judge, runScenario, scenariosFor, type Applied } from "../shared/scenario.ts";
 import type { Profile } from "../shared/scripted-model.ts";
 import { chapterFromArg, chapterNumber, green, red, usageError } from "./run.ts";
 import { typecheckDir } from "./typecheck.ts";
@@ -21,10 +21,11 @@ if (!fs.existsSync(path.join(impl, "main.ts"))) {
 }
 
 const nn = chapterNumber(chapter);
-const applied = scenariosFor(chapter, { ownOnly });
+// 本章自己的场景排在最前：刚写的东西先有结论，继承来的（前面各章留下的承诺）跟在后面
+const all = scenariosFor(chapter, { ownOnly });
+const applied = [...all.filter((a) => a.own), ...all.filter((a) => !a.own)];
 if (applied.length === 0) usageError(`第 ${nn} 章还没有场景（shared/fixtures/${chapter}/ 是空的）`);
 
-// 继承来的场景用 Node 24 直接跑（有的话；和 npm test 一样），本章的用 tsx
 // 要伪终端的场景（问 y/N、真的按 Ctrl-C）需要 util-linux 的 script；macOS 自带的 script 参数不同，只好跳过
 const terminal = hasTerminalTool();
 
@@ -56,8 +57,8 @@ async function problemsOf(a: Applied, profile: Profile): Promise<string[]> {
   const file = expectedFor(a.s, profile, a.expectedDir);
   if (!fs.existsSync(file)) return [`场景缺少 ${path.relative(ROOT, file)}`];
   try {
-    const result = await runScenario(a.s, impl, { profile, node: a.own ? undefined : fastNode, inherited: !a.own });
-    return judge("转录", fs.readFileSync(file, "utf8"), result, false);
+    const result = await runScenario(a.s, impl, { profile, inherited: !a.own });
+    return judge("转录", fs.readFileSync(file, "utf8"), result, false, comparable(a));
   } catch (e) {
     return [`运行场景时出错：${e instanceof Error ? e.message : String(e)}`];
   }

@@ -2,7 +2,9 @@
 // 拿到 stderr+stdout 合流的转录，归一化后和 expected.txt 比对。
 // 转录测试、npm run demo、npm run verify 用的都是这一份代码。
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -14,9 +16,9 @@ export const FIXTURES = path.join(ROOT, "shared", "fixtures");
 export const CHAPTERS = path.join(ROOT, "chapters");
 const TSX = import.meta.resolve("tsx");
 
-// scripts/fetch-node24.sh 取来的 Node 24：不靠 tsx 直接跑 .ts（类型擦除），启动快得多。没有就是 undefined（照样用 tsx）
-const NODE24 = path.join(ROOT, ".cache", "node24", "bin", "node");
-export const fastNode: string | undefined = fs.existsSync(NODE24) ? NODE24 : undefined;
+// 这个 Node 自己会擦除类型（≥ 22.18，或 23.6 起）：.ts 直接就能跑，什么工具都不用
+const [major, minor] = process.versions.node.split(".").map(Number);
+export const STRIPS_TYPES = major > 23 || (major === 23 && minor >= 6) || (major === 22 && minor >= 18);
 
 export interface ScenarioSpec {
   description?: string;
@@ -53,12 +55,13 @@ export interface Scenario {
 }
 
 // 一个场景用在某一章上：出自本章，或者继承自前面的章。转录默认沿用出处的 expected.txt；
-// 后面某一章有意改了输出，就在那一章放一个同名目录（只有 expected*.txt，没有 scenario.json），从那一章起用它
+// 后面某一章有意改了这个场景的行为，就在那一章放一个同名目录（expected*.txt 加一行理由 why.txt，没有 scenario.json），从那一章起用它
 export interface Applied {
   s: Scenario;
   chapter: string; // 拿来跑的那一章
   own: boolean; // 场景出自这一章
   expectedDir: string;
+  why?: string; // 用的是改写：那一章为什么有意改变了这个场景的输出
   profiles: Profile[];
 }
 
@@ -109,8 +112,47 @@ export function scenariosFor(chapter: string, options: { ownOnly?: boolean } = {
     .map((s) => {
       const own = s.chapter === chapter;
       const profiles = own ? profilesOf(s) : profilesOf(s).slice(0, 1);
-      return { s, chapter, own, expectedDir: overrideDir(s, chapter) ?? s.dir, profiles };
+      const override = overrideDir(s, chapter);
+      const why = override && readIfExists(path.join(override, "why.txt")).trim();
+      return { s, chapter, own, expectedDir: override ?? s.dir, why, profiles };
     });
+}
+
+function readIfExists(file: string): string {
+  return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+}
+
+// 继承来的运行比的是行为，不是账目。后面的章按设计会改变的数字——跟着 tools 数组和 system prompt 变大的 token 数——
+// 只比形状；后面的章给每份转录都添上的那类行（第 10 章的会话行、第 13 章的用量行）由那一章在 line-kinds.json 里声明一次，
+// 比的时候放在一边。场景出自的那一章照旧逐字逐数地比
+export function comparable(a: Applied): (text: string) => string {
+  if (a.own) return (text) => text;
+  const aside = lineKinds().filter((k) => k.chapter > a.s.chapter && k.chapter <= a.chapter).map((k) => k.pattern);
+  return (text) =>
+    text
+      .split("\n")
+      .filter((line) => !aside.some((re) => re.test(line)))
+      .map((line) => line.replace(TOKEN_FIGURE, "#"))
+      .join("\n");
+}
+
+const TOKEN_FIGURE = /\d+(?= tokens)|(?<=命中缓存 )\d+/g;
+
+export interface LineKind {
+  chapter: string; // 哪一章开始给转录添上这类行
+  pattern: RegExp;
+  why: string;
+}
+
+let kinds: LineKind[] | undefined;
+export function lineKinds(): LineKind[] {
+  kinds ??= chapterDirs().flatMap((chapter) => {
+    const file = path.join(FIXTURES, chapter, "line-kinds.json");
+    if (!fs.existsSync(file)) return [];
+    const declared = JSON.parse(fs.readFileSync(file, "utf8")) as { pattern: string; why: string }[];
+    return declared.map((k) => ({ chapter, pattern: new RegExp(k.pattern), why: k.why }));
+  });
+  return kinds;
 }
 
 // 从 chapter 往回找，离它最近的那个改写了这个场景转录的章
@@ -142,7 +184,7 @@ export interface RunOptions {
   live?: boolean; // 直接输出到终端（npm run demo），不收集转录
   byHand?: boolean; // live 时读者自己在终端前照 interact 的步骤操作（回答 y/N）；不设就由运行器替他操作
   realClock?: boolean; // 去掉 mcp.json 里的 TIMESERVER_NOW，让时间服务器用真的时钟（npm start）
-  node?: string; // 用这个 node 直接跑 main.ts，不经过 tsx（Node ≥ 22.18 自带类型擦除）
+  tsx?: boolean; // 照读者 npm run ch 的样子经过 tsx 跑（每次启动都要先编译）；不设就是“编译一次、跑很多次”，见 launcher
   inherited?: boolean; // 场景出自更早的一章（脚本模型对 tools 的检查放宽成“按顺序都在”）
 }
 
@@ -157,8 +199,9 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
   else fs.mkdirSync(work);
   if (s.spec.mcp) {
     // 用 Node 24 跑 harness 时，服务器也用它跑：它自己会擦除类型，--import 的 tsx 换成一个空模块
-    const node = opts.node ? { $NODE: opts.node, $TSX: "data:text/javascript," } : { $NODE: process.execPath, $TSX: TSX };
-    const values: Record<string, string> = { ...node, $ROOT: ROOT, $WORK: work };
+    // 自己会擦除类型的 Node 上，服务器也不经过 tsx：--import 的 tsx 换成一个空模块
+    const tsx = STRIPS_TYPES && !opts.tsx ? "data:text/javascript," : TSX;
+    const values: Record<string, string> = { $NODE: process.execPath, $TSX: tsx, $ROOT: ROOT, $WORK: work };
     const drop = (key: string, value: unknown) => (opts.realClock && key === "TIMESERVER_NOW" ? undefined : value);
     const json = JSON.stringify(s.spec.mcp, drop, 2).replace(/\$(NODE|TSX|ROOT|WORK)/g, (v) => values[v]);
     fs.writeFileSync(path.join(work, "mcp.json"), json);
@@ -183,12 +226,13 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
     HARNESS_MODEL: "scripted-model",
   };
   // Node ≥ 22.1 把编译（连同类型擦除）的结果缓存起来：同一章跑几十个场景，只有第一次要真编译，CPU 省下三分之二
-  if (opts.node) env.NODE_COMPILE_CACHE = path.join(ROOT, ".cache", "node-compile-cache");
+  if (STRIPS_TYPES) env.NODE_COMPILE_CACHE = path.join(ROOT, ".cache", "node-compile-cache");
   for (const [k, v] of Object.entries(s.spec.env ?? {})) {
     if (v === null) delete env[k];
     else env[k] = v;
   }
 
+  const runner = opts.tsx ? [process.execPath, "--import", TSX, path.join(impl, "main.ts")] : await launcher(impl);
   const out = path.join(tmp, "transcript.txt");
   const fd = fs.openSync(out, "w");
   try {
@@ -212,8 +256,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
         if (opts.live) process.stderr.write(header);
         else fs.writeSync(fd, header);
       }
-      const runner = opts.node ? [opts.node] : [process.execPath, "--import", TSX];
-      const command = [...runner, path.join(impl, "main.ts"), ...(run.args ?? [])];
+      const command = [...runner, ...(run.args ?? [])];
       exitCode = await new Promise<number | null>((resolve) => {
         child = opts.live
           ? spawnLive(command, work, env, s.spec.tty, tee)
@@ -257,11 +300,48 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
+// 编译一次、跑很多次：一个场景的运行只该花一次普通的 node 启动。自己会擦除类型的 Node 直接跑 main.ts（连同编译缓存）；
+// Node 20 上用 tsx 自带的 esbuild 把整章（或读者的目录）打成一个文件，按内容记下，内容不变就不再打。
+// 内联的 source map 加 --enable-source-maps：堆栈里照样是 .ts 文件的行号
+const builds = new Map<string, Promise<string[]>>();
+export function launcher(impl: string): Promise<string[]> {
+  if (STRIPS_TYPES) return Promise.resolve([process.execPath, path.join(impl, "main.ts")]);
+  const sources = tsFiles(impl);
+  const hash = createHash("sha256");
+  for (const file of sources) hash.update(file).update("\0").update(fs.readFileSync(path.join(impl, file))).update("\0");
+  const key = hash.digest("hex").slice(0, 16);
+  if (!builds.has(key)) builds.set(key, bundle(impl, key));
+  return builds.get(key)!;
+}
+
+async function bundle(impl: string, key: string): Promise<string[]> {
+  const outfile = path.join(ROOT, ".cache", "build", key, "main.mjs");
+  if (!fs.existsSync(outfile)) {
+    const esbuild = createRequire(TSX)("esbuild") as typeof import("esbuild");
+    const partial = `${outfile}.${process.pid}.tmp`;
+    try {
+      await esbuild.build({ entryPoints: [path.join(impl, "main.ts")], outfile: partial, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", sourcemap: "inline", logLevel: "silent" });
+    } catch {
+      return [process.execPath, "--import", TSX, path.join(impl, "main.ts")]; // 打不成（读者的代码有语法错误）：交给 tsx，转录里就是它的报错
+    }
+    fs.renameSync(partial, outfile); // 几个测试进程同时打同一章：谁先打完都行，改名是原子的
+  }
+  return [process.execPath, "--enable-source-maps", outfile];
+}
+
+function tsFiles(dir: string, rel = ""): string[] {
+  return fs
+    .readdirSync(path.join(dir, rel), { withFileTypes: true })
+    .filter((e) => e.name !== "node_modules" && !e.name.startsWith("."))
+    .flatMap((e) => (e.isDirectory() ? tsFiles(dir, path.join(rel, e.name)) : /\.[cm]?ts$/.test(e.name) ? [path.join(rel, e.name)] : []))
+    .sort();
+}
+
 // 伪终端里 harness 是 script 的孙进程：SIGTERM、SIGHUP 要发给它本人，而不是 script
 function signalHarness(child: ChildProcess | undefined, signal: NodeJS.Signals, tty?: boolean) {
   if (!child?.pid) return;
   if (!tty) return void child.kill(signal);
-  const harness = descendants(child.pid).find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("main.ts"));
+  const harness = descendants(child.pid).find((pid) => /main\.(ts|mjs)\b/.test(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8")));
   if (harness) process.kill(harness, signal);
 }
 
@@ -456,7 +536,8 @@ export function runProblems(result: RunResult): string[] {
   return problems;
 }
 
-export function judge(label: string, expected: string, result: RunResult, full = true): string[] {
-  const transcript = compareTranscripts(label, expected, result.transcript, full);
+// view：继承来的运行先把两边都换成 comparable 的样子再比（token 数只比形状，后来添上的那类行放在一边）
+export function judge(label: string, expected: string, result: RunResult, full = true, view = (text: string) => text): string[] {
+  const transcript = compareTranscripts(label, view(expected), view(result.transcript), full);
   return [...(transcript ? [transcript] : []), ...runProblems(result).map((p) => `${label}：${p}`)];
 }

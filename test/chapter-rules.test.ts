@@ -206,8 +206,9 @@ function check(problems: string[]) {
 describe("章节规则", () => {
   const dirs = chapterDirs();
 
-  // 场景是累积的：名字在全部章里唯一；后面某章里同名、没有 scenario.json 的目录是那一章改写的转录
-  it("场景名字唯一，每个改写都对得上前面某章的场景", () => {
+  // 场景是累积的：名字在全部章里唯一；后面某章里同名、没有 scenario.json 的目录是那一章改写的转录，
+  // 只在那一章有意改变了行为时才有，并用 why.txt 的一行说明为什么（测试的名字里会带上它）
+  it("场景名字唯一，每个改写都对得上前面某章的场景，并写着为什么", () => {
     const origin = new Map<string, string>();
     const problems: string[] = [];
     for (const chapter of dirs) {
@@ -217,11 +218,15 @@ describe("章节规则", () => {
         else origin.set(s.name, chapter);
       }
       const base = path.join(FIXTURES, chapter);
-      for (const name of fs.existsSync(base) ? fs.readdirSync(base) : []) {
-        if (fs.existsSync(path.join(base, name, "scenario.json"))) continue;
+      for (const entry of fs.existsSync(base) ? fs.readdirSync(base, { withFileTypes: true }) : []) {
+        const name = entry.name;
+        if (!entry.isDirectory() || fs.existsSync(path.join(base, name, "scenario.json"))) continue;
         const from = origin.get(name);
+        const why = path.join(base, name, "why.txt");
+        const reason = fs.existsSync(why) ? fs.readFileSync(why, "utf8").trim() : "";
         if (!from) problems.push(`shared/fixtures/${chapter}/${name}：没有 scenario.json，前面的章也没有叫 ${name} 的场景`);
         else if (!fs.existsSync(path.join(base, name, "expected.txt"))) problems.push(`shared/fixtures/${chapter}/${name}：改写第 ${from.slice(0, 2)} 章的场景，却没有 expected.txt`);
+        else if (!reason || reason.includes("待写") || reason.includes("\n")) problems.push(`shared/fixtures/${chapter}/${name}/why.txt：改写要用一行说明这一章为什么有意改变了这个场景的输出`);
       }
     }
     check(problems);

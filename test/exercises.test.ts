@@ -8,7 +8,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, it } from "node:test";
 import { runRequirements, type Requirement } from "../exercises/checker.ts";
-import { CHAPTERS, ROOT, fastNode } from "../shared/scenario.ts";
+import { CHAPTERS, ROOT } from "../shared/scenario.ts";
 
 const exercisesDir = path.join(ROOT, "exercises");
 const exercises = fs.readdirSync(exercisesDir).filter((d) => fs.existsSync(path.join(exercisesDir, d, "check.ts")));
@@ -45,8 +45,7 @@ describe("练习", { concurrency: 2 }, () => {
     });
 
     it(`${exercise}：没做练习的第 22 章不通过，并说出缺了什么`, async () => {
-      // 参考答案走读者的路（Node 20 + tsx）；这里和下面的合并副本交给 Node 24，省下 tsx 的冷启动
-      const outcomes = await runRequirements(dir, await load(), path.join(CHAPTERS, "22-mcp-client"), { node: fastNode });
+      const outcomes = await runRequirements(dir, await load(), path.join(CHAPTERS, "22-mcp-client"));
       const failed = outcomes.filter((o) => o.problem);
       assert.ok(failed.length > 0, "第 22 章原样通过了全部要求：检查器没有检查到练习要加的东西");
       // 要求自己的说明写“期望……，实际……”；卡住、退出码不对这类由共同的裁判（checker.ts 的 judgeRun）说明
@@ -76,7 +75,7 @@ describe("三个练习做在同一份副本里", () => {
       for (const exercise of exercises) {
         const dir = path.join(exercisesDir, exercise);
         const requirements = ((await import(pathToFileURL(path.join(dir, "check.ts")).href)) as { requirements: Requirement[] }).requirements;
-        for (const o of await runRequirements(dir, requirements, copy, { node: fastNode })) {
+        for (const o of await runRequirements(dir, requirements, copy)) {
           if (o.problem) failed.push(`✗ ${exercise}：${o.requirement.name}\n${o.problem}\n${o.transcript}`);
         }
       }

@@ -8,7 +8,7 @@ import path from "node:path";
 import { after, describe, it } from "node:test";
 import { runRequirements } from "../exercises/checker.ts";
 import { requirements } from "../exercises/22-1-call-timeout/check.ts";
-import { ROOT, fastNode } from "../shared/scenario.ts";
+import { ROOT } from "../shared/scenario.ts";
 
 interface Mutant {
   name: string; // 犯了什么错
@@ -117,7 +117,7 @@ describe("练习 22-1 的变异体：检查器一个也不放过", { concurrency
     it(`${m.name} → “${m.fails}…”不通过`, async () => {
       const requirement = requirements.find((r) => r.name.startsWith(m.fails));
       assert.ok(requirement, `check.ts 里没有以“${m.fails}”开头的要求`);
-      const [outcome] = await runRequirements(exercise, [requirement], mutate(m, index), { node: fastNode });
+      const [outcome] = await runRequirements(exercise, [requirement], mutate(m, index));
       assert.ok(outcome!.problem, `检查器放过了这个变异体：“${requirement.name}”通过了\n${outcome!.transcript}`);
       assert.match(outcome!.problem, m.because, `“${requirement.name}”不通过，但说明里没有 ${m.because}：\n${outcome!.problem}`);
     });
