@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 取一个 Node 24 放到 .cache/node24/：test/node24.test.ts 用它证明每一章不靠 tsx 也能直接跑（类型擦除）。
+# 取一个 Node 24 放到 .cache/node24/：.ci/run 把它放在 PATH 最前面再跑一遍 npm test，证明每一章不靠 tsx 也能直接跑（类型擦除）。
 # npm 仓库里有现成的二进制包（node-<系统>-<架构>），npm pack 下载、tar 解开，不装进 node_modules。
 set -euo pipefail
 cd "$(dirname "$0")/.."
