@@ -74,6 +74,8 @@ export interface ScriptedModel {
   url: string;
   requests: RecordedRequest[];
   unusedTurns(): number[]; // 脚本里一直没被用到的轮（从 1 数）
+  received(n: number): Promise<void>; // 收到第 n 次请求（从 1 数）时兑现：测试等它再动手，不靠睡一会儿
+  finished(n: number): Promise<void>; // 第 n 次请求了结时兑现：回答写完了，或者客户端先断开了
   close(): Promise<void>;
 }
 
@@ -100,6 +102,17 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
     return answered.get(i)!;
   };
   let callCounter = 0;
+  // “第 n 次请求到了”“第 n 次请求了结了”：先问先等、后到先记，谁先谁后都行
+  const moments = new Map<string, { promise: Promise<void>; resolve: () => void }>();
+  const moment = (key: string) => {
+    let m = moments.get(key);
+    if (!m) {
+      let resolve = () => {};
+      const promise = new Promise<void>((r) => (resolve = r));
+      moments.set(key, (m = { promise, resolve }));
+    }
+    return m;
+  };
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const raw = await readBody(req);
@@ -114,6 +127,9 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
     }
     const record: RecordedRequest = { body, status: 200 };
     requests.push(record);
+    const n = requests.length;
+    res.once("close", () => moment(`finished ${n}`).resolve());
+    moment(`received ${n}`).resolve();
     // 检查看的是归一化之后的请求：脚本里可以写 "$WORK"，而不必知道这次运行的临时目录
     const seen = JSON.parse(normalize(raw));
     // 按顺序取第一个还没用过的 turn；带 when 的 turn 只给符合条件的请求——并发的请求（几个子 agent）到达的先后不定，
@@ -212,6 +228,8 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
     url: `http://127.0.0.1:${port}`,
     requests,
     unusedTurns: () => script.turns.flatMap((_t, i) => (used[i] ? [] : [i + 1])),
+    received: (n) => moment(`received ${n}`).promise,
+    finished: (n) => moment(`finished ${n}`).promise,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

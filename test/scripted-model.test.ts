@@ -1,6 +1,7 @@
 // 脚本模型自己的测试：后面每一章都靠它，所以它先得靠得住。
 // 全是真的 HTTP：每个测试起一个自己的服务器，用全局 fetch 发真请求，读真的字节流。
 import assert from "node:assert/strict";
+import http from "node:http";
 import { describe, it } from "node:test";
 import { PROFILES, estimateTokens, startScriptedModel, type ModelOptions, type Profile, type Script, type ScriptedModel } from "../shared/scripted-model.ts";
 
@@ -39,6 +40,22 @@ async function errorOf(res: Response, status: number): Promise<string> {
   const body: any = await res.json();
   assert.equal(typeof body.error.message, "string");
   return body.error.message;
+}
+
+// 进程里挂着（ref 着）的计时器个数
+const activeTimers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+
+// 用 node:http 发一个非流式请求，交回正文
+function rawChat(m: ScriptedModel): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${m.url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+      let text = "";
+      res.setEncoding("utf8").on("data", (d: string) => (text += d));
+      res.on("end", () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`HTTP ${res.statusCode}: ${text}`))));
+    });
+    req.on("error", reject);
+    req.end(JSON.stringify({ model: "test-model", messages: USER }));
+  });
 }
 
 // 整段 SSE 文本 → 每个事件 data: 的内容（含最后的 [DONE]）。故意不用第 03 章的读取器，免得互相作证
@@ -532,28 +549,36 @@ describe("脚本模型：故障轮", () => {
     });
   });
 
-  it("delayMs：等够了才回答", async () => {
+  // 不量时间：脚本模型说它收到了请求，这时它还没回答、计时器挂着；计时器到点，回答才来
+  it("delayMs：收到请求先睡（计时器挂着，还没回答），睡醒才回答", async () => {
     await withModel({ turns: [{ content: "慢", delayMs: 150 }] }, async (m) => {
-      const t0 = performance.now();
-      assert.equal((await chat(m)).choices[0].message.content, "慢");
-      assert.ok(performance.now() - t0 >= 140, `只等了 ${performance.now() - t0} ms`);
+      const before = activeTimers();
+      // 用 node:http 发：它不像 fetch 那样自己挂计时器，数到的多出来的那个只能是脚本模型的
+      const answer = rawChat(m);
+      await m.received(1);
+      assert.equal(m.requests[0]!.reply, undefined, "收到请求就回答了，没睡");
+      assert.equal(activeTimers(), before + 1, "脚本模型没在睡（没有挂着的计时器）");
+      assert.equal(JSON.parse(await answer).choices[0].message.content, "慢");
+      await m.finished(1);
+      assert.equal(activeTimers(), before);
     });
   });
 
-  it("delayMs 期间客户端放弃：服务器不崩，下一个请求照常、马上回答，也不留下还在走的计时器", async () => {
-    const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
-    const before = timers();
-    await withModel({ turns: [{ content: "永远等不到", delayMs: 5000 }, { content: "下一轮" }] }, async (m) => {
+  it("delayMs 期间客户端放弃：服务器不崩、当场停掉计时器，不回答；下一个请求照常", async () => {
+    await withModel({ turns: [{ content: "永远等不到", delayMs: 60_000 }, { content: "下一轮" }] }, async (m) => {
+      const before = activeTimers();
       const ac = new AbortController();
-      setTimeout(() => ac.abort(), 50);
-      await assert.rejects(post(m, {}, { signal: ac.signal }), { name: "AbortError" });
-      const t0 = performance.now();
+      const first = post(m, {}, { signal: ac.signal });
+      await m.received(1); // 请求确实到了、服务器正在睡，这时才放弃（先放弃的话第 1 轮就轮到下一个请求了）
+      ac.abort();
+      await assert.rejects(first, { name: "AbortError" });
+      await m.finished(1); // 服务器看到了断开
+      // 服务器若没在断开时取消那 60 秒的计时器，它还挂着（这个测试文件也会多等 60 秒才退出）
+      assert.ok(activeTimers() <= before, `还有 ${activeTimers() - before} 个计时器没停`);
+      assert.equal(m.requests[0]!.reply, undefined, "放弃了的请求不该得到回答");
       assert.equal((await chat(m)).choices[0].message.content, "下一轮");
-      assert.ok(performance.now() - t0 < 1000);
       assert.equal(m.requests.length, 2);
     });
-    // 服务器若没在断开时取消那 5 秒的计时器，它还挂着（这个测试文件也会多等 5 秒才退出）
-    assert.ok(timers() <= before, `还有 ${timers() - before} 个计时器没停`);
   });
 
   it("dropAfterBytes：流到一半断掉，客户端读正文时被拒绝；已收到的正是完整流的开头", async () => {
