@@ -1,5 +1,5 @@
 // model.ts：模型配置（环境变量）和对 /chat/completions 的请求；一切失败都归成一句中文。
-// 第 01 章新增：一次非流式请求。
+// 第 01 章新增：一次请求，等回答整段返回。
 
 export interface ModelConfig {
   baseUrl: string;

@@ -34,7 +34,7 @@ async function main() {
       const result = call.function.name === "read_file" ? await readFile(call.function.arguments) : `错误: 没有这个工具：${call.function.name}`;
       history.push({ role: "tool", tool_call_id: call.id, content: result });
     }
-    // 这一章只走一趟工具调用：第二次回答就算还想调用工具也不执行了（第 06 章的循环才会），
+    // 这一章只走一趟工具调用：第二次回答就算还想调用工具也不执行了，
     // 只把文字记进历史——留下没有结果的 tool_calls，下一次请求会被服务商拒绝
     const final = await ask();
     history.push({ role: "assistant", content: final.content ?? "" });

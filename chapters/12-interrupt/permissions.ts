@@ -63,7 +63,7 @@ export function loadPolicy(cwd: string): Policy {
   return policy;
 }
 
-// "bash"、"Bash(npm test *)"、"Bash(npm test:*)"（老写法，等于 "npm test" 或 "npm test ..."）、"mcp__fs__read_*"
+// "bash"、"Bash(npm test *)"、"Bash(npm test:*)"（老写法，等于 "npm test" 或 "npm test ..."）
 export function parseRule(entry: unknown): Rule | undefined {
   if (typeof entry !== "string") return undefined;
   const m = entry.trim().match(/^([\w*-]+)(?:\((.+)\))?$/s);
@@ -192,7 +192,7 @@ export function decide(policy: Policy, tool: string, args: Record<string, unknow
   if (deny) return { decision: "deny", rule: deny.text };
   // 模型不能改自己的规则和配置：下一次启动时，它写进去的东西就成了用户的意思
   const writes = tool === "write_file" || tool === "edit_file";
-  if (writes && subjects.some((s) => s !== undefined && /^(\.harness(\/|$)|mcp\.json$)/i.test(s))) return { decision: "ask", why: "config" };
+  if (writes && subjects.some((s) => s !== undefined && /^\.harness(\/|$)/i.test(s))) return { decision: "ask", why: "config" };
   const ask = find("ask");
   if (ask) return { decision: "ask", rule: ask.text, why: ask.broken ? "broken" : undefined };
   // 带模式的 allow 看不清 $(…) 里、> 后面是什么；只写了工具名的 allow 本来就放行这个工具的一切
@@ -239,7 +239,7 @@ export function guard(tool: Tool, policy: Policy, confirm: Confirm, fallback: "a
 
 // 没有终端时，告诉模型（再由它转告用户）怎样才能放行
 function howToAllow(tool: string, why: Verdict["why"], rule: string | undefined, suggest: string[] = []): string {
-  if (why === "config") return "这是在改 harness 自己的规则或配置（.harness/、mcp.json），不管规则怎么写都要用户在终端上确认；请用户自己修改。";
+  if (why === "config") return "这是在改 harness 自己的规则或配置，不管规则怎么写都要用户在终端上确认；请用户自己修改。";
   if (why === "unsafe") return "命令里有 $(…)、反引号、<(…) 或写进文件的重定向，规则不会自动放行这种命令；换成不用这些写法的命令，或者请用户在终端上运行。";
   if (why === "broken") return `.harness/settings.json 里的规则 "${rule}" 看不懂，为了不放松限制，${tool} 每次都要用户确认；请用户修好这条规则。`;
   if (rule) return `ask 规则 "${rule}" 要求每次都由用户确认。`;

@@ -1,5 +1,5 @@
 // prompt.ts：拼 system prompt。模型对“这台机器、这个目录、今天几号”一无所知，得我们告诉它。
-// 第 16 章改动：发现的 skill 整个附在后面——名字、描述、正文全文。（下一章会算这笔账。）
+// 第 16 章改动：发现的 skill 整个附在后面——名字、描述、正文全文。
 import fs from "node:fs";
 import path from "node:path";
 import type { Skill } from "./skills.ts";

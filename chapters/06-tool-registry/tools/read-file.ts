@@ -28,7 +28,7 @@ async function readFile(args: string): Promise<string> {
   if (typeof path !== "string" || path === "") return "错误: 缺少参数 path（字符串）";
   let file: fs.FileHandle | undefined;
   try {
-    // O_NONBLOCK：path 要是一个 FIFO，普通的 open 会一直等到有人往里写，Ctrl-C 也叫不醒它。
+    // O_NONBLOCK：path 要是一个 FIFO，普通的 open 会一直等到有人往里写，这次调用就永远回不来。
     // 先打开、再看打开的到底是什么：先 stat 再 open 的话，中间那一刻文件可能被换掉
     file = await fs.open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     const stat = await file.stat();

@@ -1,6 +1,6 @@
 // permissions.ts：三档权限 allow / ask / deny。规则写在工作目录的 .harness/settings.json 里，用 Claude Code 的写法：
 // {"permissions": {"allow": ["bash(git status)"], "ask": ["bash(git push*)"], "deny": ["bash(rm *)"]}}。
-// 第 12 章改动：问 y/N 的时候按 Ctrl-C，问题收回，按拒绝处理。
+// 第 22 章改动：写 mcp.json 也要问，allow 也放不行——它里面的 command，下一次启动就会执行。
 import fs from "node:fs";
 import path from "node:path";
 import type { Tool } from "./registry.ts";
@@ -239,7 +239,7 @@ export function guard(tool: Tool, policy: Policy, confirm: Confirm, fallback: "a
 
 // 没有终端时，告诉模型（再由它转告用户）怎样才能放行
 function howToAllow(tool: string, why: Verdict["why"], rule: string | undefined, suggest: string[] = []): string {
-  if (why === "config") return "这是在改 harness 自己的规则或配置（.harness/、mcp.json），不管规则怎么写都要用户在终端上确认；请用户自己修改。";
+  if (why === "config") return "这是在改 harness 自己的规则或配置，不管规则怎么写都要用户在终端上确认；请用户自己修改。";
   if (why === "unsafe") return "命令里有 $(…)、反引号、<(…) 或写进文件的重定向，规则不会自动放行这种命令；换成不用这些写法的命令，或者请用户在终端上运行。";
   if (why === "broken") return `.harness/settings.json 里的规则 "${rule}" 看不懂，为了不放松限制，${tool} 每次都要用户确认；请用户修好这条规则。`;
   if (rule) return `ask 规则 "${rule}" 要求每次都由用户确认。`;
