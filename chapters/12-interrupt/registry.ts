@@ -1,6 +1,7 @@
 // registry.ts：工具注册表。任何东西只要实现了 Tool 接口就能登记进来；
 // 循环只和注册表打交道，不知道也不关心具体有哪些工具。
 // 第 12 章改动：execute 多一个 signal——用户按了 Ctrl-C，正在跑的工具要能停下来。
+import { describeJsonError } from "./json.ts";
 import type { ToolSpec } from "./model.ts";
 
 export interface Tool {
@@ -33,14 +34,21 @@ export class Registry {
     let parsed: unknown;
     try {
       parsed = JSON.parse(args || "{}");
-    } catch (e) {
-      return `错误: 参数不是合法 JSON: ${(e as Error).message}`;
+    } catch {
+      // 不照抄 JSON.parse 的报错：那是 V8 的原话，换个 Node 版本就换个说法。坏在哪、原文是什么，我们自己说
+      return `错误: 参数不是合法 JSON（${describeJsonError(args)}）：${clip(args)}`;
     }
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return `错误: 参数要是一个 JSON 对象，收到的是 ${args}`;
     try {
       return await tool.execute(args || "{}", signal);
     } catch (e) {
-      return `错误: 工具 ${name} 执行失败：${(e as Error).message}`;
+      // 工具本不该抛异常；真抛了，只说错误码（ENOENT、EACCES……）或异常的类别（TypeError……）：原话多半出自 Node 或 V8，随版本而变
+      const code = (e as NodeJS.ErrnoException | undefined)?.code;
+      return `错误: 工具 ${name} 执行失败：${code ?? (e instanceof Error ? e.name : "未知异常")}`;
     }
   }
+}
+
+function clip(s: string, n = 200): string {
+  return s.length > n ? s.slice(0, n) + "…" : s;
 }
