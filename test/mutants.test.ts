@@ -20,8 +20,9 @@ interface Mutant {
 
 const TIMED_OUT = /撞上了场景的时限/;
 
-// 前四个让 harness 卡住，要等满场景的时限（default-timeout 40 秒，hung-handshake 15 秒）才判得出来，排在前面先起跑；
-// 几秒就判完的排在后面，和它们一起跑（三个一起，整个文件约 45 秒，大半是在等）
+// 前四个让 harness 卡住，要等满场景的时限（default-timeout 45 秒，hung-handshake 40 秒）才判得出来，排在前面先起跑；
+// 几秒就判完的排在后面，和它们一起跑（三个一起，整个文件约 85 秒，大半是在等）。
+// hung-handshake 的时限得远低于 60 秒（默认的调用超时）：不 clearTimeout、握手用调用超时的变异体要等满 60 秒才自己结束
 const MUTANTS: Mutant[] = [
   {
     name: "超时了只 reject、不从待回应表里取出来（提示 2）：idle() 以为还有人在等，harness 退不出去",
