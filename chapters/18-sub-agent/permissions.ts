@@ -3,6 +3,7 @@
 // 第 12 章改动：问 y/N 的时候按 Ctrl-C，问题收回，按拒绝处理。
 import fs from "node:fs";
 import path from "node:path";
+import { describeJsonError } from "./json.ts";
 import type { Tool } from "./registry.ts";
 import { resolveInside } from "./workspace.ts";
 
@@ -33,14 +34,16 @@ export function loadPolicy(cwd: string): Policy {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") console.error(`警告: 读不了 .harness/settings.json，权限规则不生效：${(e as Error).message}`);
     return policy;
   }
-  let rules: Record<string, unknown>;
+  let settings: any;
   try {
-    rules = JSON.parse(text).permissions ?? {};
-  } catch (e) {
-    // 坏掉的配置不能当成“全部放行”，也不该让 harness 起不来：退回最安全的默认——每次都问
-    console.error(`警告: .harness/settings.json 不是合法 JSON，权限规则不生效，每次调用都要确认：${(e as Error).message}`);
+    settings = JSON.parse(text);
+  } catch {
+    // 坏掉的配置不能当成“全部放行”，也不该让 harness 起不来：退回最安全的默认——每次都问。
+    // 坏在哪由 json.ts 来说：JSON.parse 的原话随 Node 版本而变
+    console.error(`警告: .harness/settings.json 不是合法 JSON（${describeJsonError(text)}），权限规则不生效，每次调用都要确认`);
     return policy;
   }
+  const rules: Record<string, unknown> = settings?.permissions ?? {}; // 文件里写的是 null，也只是没有规则
   for (const tier of TIERS) {
     const list = rules[tier] ?? [];
     for (const entry of Array.isArray(list) ? list : [list]) {
