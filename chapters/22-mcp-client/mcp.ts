@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { describeJsonError } from "./json.ts";
 import { encode, LineSplitter, MAX_LINE, type Id } from "./jsonrpc.ts";
 import type { ToolSpec } from "./model.ts";
 import type { Tool } from "./registry.ts";
@@ -42,8 +43,8 @@ export function loadMcpConfig(cwd: string, options: McpOptions = {}): Map<string
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
-  } catch (e) {
-    log(`警告: mcp.json 不是合法 JSON，忽略: ${(e as Error).message}`);
+  } catch {
+    log(`警告: mcp.json 不是合法 JSON（${describeJsonError(text)}），忽略`); // 坏在哪自己说：JSON.parse 的原话随 Node 版本而变
     return servers;
   }
   const entries = isObject(parsed) ? (parsed.mcpServers ?? {}) : undefined;
@@ -326,8 +327,8 @@ export class McpTool implements Tool {
     let parsed: unknown;
     try {
       parsed = JSON.parse(args);
-    } catch (e) {
-      return `错误: 参数不是合法 JSON: ${(e as Error).message}`;
+    } catch {
+      return `错误: 参数不是合法 JSON（${describeJsonError(args)}）：${clip(args, 200)}`; // 和注册表的说法一样
     }
     let result: unknown;
     try {
