@@ -1,6 +1,6 @@
 // model.ts：模型配置（环境变量）和对 /chat/completions 的请求；一切失败都归成一句中文。
 // 第 03 章改动：请求改成流式（stream: true），边收边把文字交给 onText；字节流怎么切交给 sse.ts。
-import { readSSE } from "./sse.ts";
+import { readSSE, StreamEndedError } from "./sse.ts";
 
 export interface ModelConfig {
   baseUrl: string;
@@ -56,7 +56,9 @@ export async function chat(config: ModelConfig, messages: Message[], onText: (te
     }
   } catch (e) {
     if (e instanceof ModelError) throw e;
-    throw new ModelError(`回答收到一半，连接断了（${(e as Error).message}）`);
+    // 连接被掐断时，fetch 只说一句 "terminated"：那是运行时的措辞，不照抄。readSSE 自己的那句照转
+    const why = e instanceof StreamEndedError ? `（${e.message}）` : "";
+    throw new ModelError(`回答收到一半，连接断了${why}`);
   }
   return content;
 }

@@ -1,6 +1,6 @@
 // model.ts：模型配置（环境变量）和对 /chat/completions 的请求；一切失败都归成一句中文。
 // 第 05 章改动：请求带上工具声明（ToolSpec）；回答里的 tool_calls 从流式碎片拼回完整的调用。
-import { readSSE } from "./sse.ts";
+import { readSSE, StreamEndedError } from "./sse.ts";
 
 export interface ModelConfig {
   baseUrl: string;
@@ -92,7 +92,9 @@ export async function chat(config: ModelConfig, messages: Message[], tools: Tool
     }
   } catch (e) {
     if (e instanceof ModelError) throw e;
-    throw new ModelError(`回答收到一半，连接断了（${(e as Error).message}）`);
+    // 连接被掐断时，fetch 只说一句 "terminated"：那是运行时的措辞，不照抄。readSSE 自己的那句照转
+    const why = e instanceof StreamEndedError ? `（${e.message}）` : "";
+    throw new ModelError(`回答收到一半，连接断了${why}`);
   }
   if (calls.length > 0) {
     message.tool_calls = calls;
