@@ -161,10 +161,11 @@ async function post(config: ModelConfig, body: object, signal?: AbortSignal): Pr
     res = await fetch(`${config.baseUrl}/chat/completions`, { method: "POST", headers, body: JSON.stringify(body), signal });
   } catch (e) {
     if (signal?.aborted) throw e;
-    // fetch 只说 "fetch failed"，真正的原因（ECONNREFUSED、ENOTFOUND……）藏在 cause 里
-    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    const why = cause?.code ?? cause?.message ?? String(e);
-    throw new ModelError(`连不上模型服务 ${config.baseUrl}（${why}）：请检查 HARNESS_BASE_URL，本地模型要先启动`, { retryable: true });
+    // fetch 只说 "fetch failed"，真正的原因（ECONNREFUSED、ENOTFOUND……）藏在 cause 里。只取错误码：
+    // cause 的原话出自 Node 自带的 HTTP 客户端，换个 Node 版本就可能换个说法；没有错误码就不说
+    const code = (e as { cause?: { code?: unknown } }).cause?.code;
+    const why = typeof code === "string" ? `（${code}）` : "";
+    throw new ModelError(`连不上模型服务 ${config.baseUrl}${why}：请检查 HARNESS_BASE_URL，本地模型要先启动`, { retryable: true });
   }
   if (!res.ok) {
     const retryable = res.status === 429 || res.status >= 500;
