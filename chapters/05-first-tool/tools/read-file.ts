@@ -44,7 +44,8 @@ export async function readFile(args: string): Promise<string> {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return `错误: 文件不存在：${path}`;
     if (code === "EISDIR") return `错误: ${path} 是目录，不是文件`;
-    return `错误: 读取 ${path} 失败：${(e as Error).message}`;
+    // 别的错只说错误码（EACCES、ELOOP……）：异常的原话出自 Node，路径里有空字符时还带着它用 util.inspect 打出来的参数
+    return `错误: 读取 ${path} 失败：${code ?? (e as Error).name}`;
   } finally {
     await file?.close();
   }
