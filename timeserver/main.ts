@@ -159,7 +159,8 @@ function handleLine(line: string): void {
     if (result === undefined) return sendError(id, -32602, "参数无效：tools/call 需要字符串 name，arguments 须是对象");
     send({ jsonrpc: "2.0", id, result });
   } catch (err) {
-    sendError(id, -32603, `内部错误: ${String(err)}`); // 自己的 bug 也只坏这一个请求，服务照常
+    // 自己的 bug 也只坏这一个请求，服务照常。只说异常的类别：它的原话出自 V8，随 Node 版本而变，不该进客户端的转录
+    sendError(id, -32603, `内部错误: 处理 ${msg.method} 时出了意外（${err instanceof Error ? err.name : typeof err}）`);
   }
 }
 
