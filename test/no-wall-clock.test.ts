@@ -13,7 +13,7 @@ import { ROOT } from "../shared/scenario.ts";
 const SLEEP_LIMIT_MS = 10_000; // 短于它的固定等待算“睡一会儿”；卡死保护至少这么长（还得按实测留足 5 倍）
 const MARKER = "clock-ok:";
 
-export interface Finding {
+interface Finding {
   line: number; // 从 1 数
   rule: "读钟比大小" | "固定等待" | "标记没写理由";
   text: string; // 那一行源码（去掉首尾空白）
@@ -210,7 +210,7 @@ function callArgs(code: string, open: number): string[] {
   return args.filter((a, n) => n < args.length - 1 || a.trim() !== ""); // 去掉尾随逗号留下的空参数
 }
 
-export function scan(src: string): Finding[] {
+function scan(src: string): Finding[] {
   const { code, comments } = blank(src);
   const lines = src.split("\n");
   const codeLines = code.split("\n");
