@@ -375,7 +375,9 @@ async function leftoverProcesses(tmp: string): Promise<string[]> {
         return false; // 进程已经没了，或者看不到它
       }
     });
-  for (let i = 0; i < 25 && find().length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+  // 刚被杀的进程可能还没咽气：每 20 毫秒重查一次，最多等 10 秒（忙碌的机器上也够）；真留下的（sleep 300）10 秒后还在
+  // clock-ok: 轮询，每次都重查条件；没有进程时一次也不等
+  for (let i = 0; i < 500 && find().length > 0; i++) await new Promise((r) => setTimeout(r, 20));
   return find().map((pid) => {
     let cmd = "";
     try {
@@ -434,6 +436,7 @@ interface Happened {
 function interact(file: string, steps: Step[], happened: Happened, act: (step: Step) => void): () => void {
   let next = 0;
   let from = 0;
+  // clock-ok: 轮询，每次都重查“等的事发生了没有”，时间只决定多快发现
   const timer = setInterval(() => {
     if (next >= steps.length) return clearInterval(timer);
     const step = steps[next];
