@@ -32,19 +32,26 @@ export interface CarryReport {
   source: string;
   added: boolean; // 源文件在 HEAD 里还没有：本章新加的
   targets: TargetReport[];
-  stoppedAt?: string; // 链子停在哪一章（chapters/NN-slug）：后面的章和练习要等它的冲突解决
+  stoppedAt?: string; // 链子停在哪一章（chapters/NN-slug）：后面的章和从它们来的答案要等它的冲突解决
 }
 
 export class CarryError extends Error {}
 
-// 后面每一章，然后是每个练习的 solution/：都是文件的“后代”，按这个顺序带
-export function laterTrees(root: string, chapter: string): string[] {
+// 后面每一章，然后是每个练习的 solution/。答案是它那一章的后代：练习 22-1-… 的答案从第 22 章来（名字不以章号开头的算最后一章）；
+// 那一章比本章还早的答案，不是这个文件的后代
+export interface Tree {
+  dir: string; // chapters/12-interrupt，或 exercises/22-1-call-timeout/solution
+  parent?: string; // 答案：它从哪一章来
+}
+
+export function laterTrees(root: string, chapter: string): Tree[] {
   const chapters = fs.readdirSync(path.join(root, "chapters")).filter((d) => /^\d\d-/.test(d)).sort();
   const exercises = path.join(root, "exercises");
-  const solutions = fs.existsSync(exercises)
-    ? fs.readdirSync(exercises).sort().filter((e) => fs.existsSync(path.join(exercises, e, "solution"))).map((e) => `exercises/${e}/solution`)
-    : [];
-  return [...chapters.filter((c) => c > chapter).map((c) => `chapters/${c}`), ...solutions];
+  const solutions = (fs.existsSync(exercises) ? fs.readdirSync(exercises).sort() : [])
+    .filter((e) => fs.existsSync(path.join(exercises, e, "solution")))
+    .map((e) => ({ dir: `exercises/${e}/solution`, parent: chapters.find((c) => c.slice(0, 2) === e.match(/^(\d\d)-/)?.[1]) ?? chapters.at(-1)! }))
+    .filter((t) => t.parent >= chapter);
+  return [...chapters.filter((c) => c > chapter).map((c) => ({ dir: `chapters/${c}` })), ...solutions];
 }
 
 // "7"、"07"、"07-bash" 都认
@@ -104,8 +111,8 @@ export function carry(root: string, chapter: string, file: string, options: { dr
 
   // 本章新加的文件：它属于本章之后的每一个快照。还没有它的地方复制过去；已有同名文件的，那是另一条血统，不碰
   if (before === undefined) {
-    for (const tree of trees) {
-      const target = `${tree}/${file}`;
+    for (const { dir } of trees) {
+      const target = `${dir}/${file}`;
       const current = working(root, target);
       const outcome = current === undefined ? "copied" : current === after ? "already" : "foreign";
       if (outcome === "copied") write(target, after);
@@ -114,39 +121,41 @@ export function carry(root: string, chapter: string, file: string, options: { dr
     return { source, added: true, targets };
   }
 
-  // 沿着血统往后：prev 是上一章的（HEAD 里的，带好以后的）。练习的 solution/ 都是第 22 章的后代，彼此不是
-  let prev = { label: source, old: before, new: after };
+  // 沿着血统往后：prev 是上一章的（HEAD 里的，带好以后的）。答案用它那一章带好以后的；答案彼此不是后代
+  type Pair = { label: string; old: string; new: string };
+  let prev: Pair = { label: source, old: before, new: after };
+  const pairAfter = new Map<string, Pair>([[chapter, prev]]); // 每一章带好以后，往下传的那一对；链子停下以后的章没有
   let stoppedAt: string | undefined;
-  for (const tree of trees) {
-    const target = `${tree}/${file}`;
-    const isChapter = tree.startsWith("chapters/");
-    if (stoppedAt) {
+  for (const { dir, parent } of trees) {
+    const target = `${dir}/${file}`;
+    const from = parent === undefined ? (stoppedAt ? undefined : prev) : pairAfter.get(parent);
+    if (!from) {
       targets.push({ target, outcome: "blocked" });
       continue;
     }
     const current = working(root, target);
-    if (current === undefined) {
-      targets.push({ target, outcome: "missing" });
-      continue;
-    }
-    if (hasMarkers(current)) {
-      targets.push({ target, outcome: "unresolved" });
-      if (isChapter) stoppedAt = tree;
-      continue;
-    }
-    const head = committed(root, target) ?? current; // 还没提交过的（比如新加的一章）：工作区里的就是它的底
-    const labels: [string, string, string] = [`${target}（这一处现在的）`, `${prev.label}（改之前）`, `${prev.label}（改之后）`];
-    const merged = merge3(current, prev.old, prev.new, labels);
     let outcome: Outcome;
-    if (merged.clean) outcome = merged.text === current ? "already" : "merged";
-    else outcome = current === head ? "conflict" : "conflict-kept";
-    if (outcome === "merged" || outcome === "conflict") write(target, merged.text);
+    if (current === undefined) outcome = "missing";
+    else if (hasMarkers(current)) outcome = "unresolved";
+    else {
+      const head = committed(root, target) ?? current; // 还没提交过的（比如新加的一章）：工作区里的就是它的底
+      const labels: [string, string, string] = [`${target}（这一处现在的）`, `${from.label}（改之前）`, `${from.label}（改之后）`];
+      const merged = merge3(current, from.old, from.new, labels);
+      if (merged.clean) outcome = merged.text === current ? "already" : "merged";
+      else outcome = current === head ? "conflict" : "conflict-kept";
+      if (outcome === "merged" || outcome === "conflict") write(target, merged.text);
+      if (parent === undefined) {
+        // 往下一章带的，是这一章 HEAD 里的版本带上修改的样子——工作区里别的没提交的改动不跟着走
+        const next = current === head ? merged : merge3(head, from.old, from.new, labels);
+        if (next.clean) prev = { label: target, old: head, new: next.text };
+        else stoppedAt = dir;
+      }
+    }
     targets.push({ target, outcome });
-    if (!isChapter) continue;
-    // 往下一章带的，是这一章 HEAD 里的版本带上修改的样子——工作区里别的没提交的改动不跟着走
-    const next = current === head ? merged : merge3(head, prev.old, prev.new, labels);
-    if (!next.clean) stoppedAt = tree;
-    else prev = { label: target, old: head, new: next.text };
+    if (parent === undefined) {
+      if (outcome === "unresolved") stoppedAt = dir;
+      if (!stoppedAt) pairAfter.set(dir.slice("chapters/".length), prev);
+    }
   }
   return { source, added: false, targets, stoppedAt };
 }

@@ -20,7 +20,7 @@ function git(root: string, ...args: string[]) {
 }
 
 // chapters/01-a（引入 x.ts）→ 02-b（原样）→ 03-c（为自己的课改第 8 行）→ 04-d（原样）→ 05-e（改第 2 行：和修 bug 撞上）→ 06-f（原样），
-// 练习 e1 的答案（第 5 行是答案自己的），每处都有自己的 README.md
+// 练习 e1 的答案（名字不带章号：算最后一章的后代；第 5 行是答案自己的）、练习 03-1-early 的答案（第 3 章的后代），每处都有自己的 README.md
 function repo(t: { after(fn: () => void): void }): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "lh-carry-test-"));
   t.after(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -42,6 +42,7 @@ function repo(t: { after(fn: () => void): void }): string {
   }
   put("exercises/e1/solution/tools/x.ts", lines({ 2: "chapter 5 rewrote line 2", 5: "the exercise's own line", 8: "chapter 3's lesson" }));
   put("exercises/e1/solution/README.md", "# 答案\n");
+  put("exercises/03-1-early/solution/tools/x.ts", lines({ 4: "early exercise", 8: "chapter 3's lesson" }));
   put("exercises/e1/README.md", "# 练习\n");
   git(root, "init", "-q");
   git(root, "add", ".");
@@ -72,12 +73,14 @@ describe("carry：沿着血统三方合并", () => {
       "chapters/04-d": "merged",
       "chapters/05-e": "conflict",
       "chapters/06-f": "blocked",
+      "exercises/03-1-early/solution": "merged", // 它从第 3 章来，不等第 5 章
       "exercises/e1/solution": "blocked",
     });
     assert.equal(r.stoppedAt, "chapters/05-e");
     assert.equal(read(root, "chapters/02-b/tools/x.ts"), lines({ 2: "line 2 fixed" }));
     // 第 3 章的课和修好的 bug 都在
     assert.equal(read(root, "chapters/03-c/tools/x.ts"), lines({ 2: "line 2 fixed", 8: "chapter 3's lesson" }));
+    assert.equal(read(root, "exercises/03-1-early/solution/tools/x.ts"), lines({ 2: "line 2 fixed", 4: "early exercise", 8: "chapter 3's lesson" }));
     const conflicted = read(root, "chapters/05-e/tools/x.ts");
     assert.match(conflicted, /^<<<<<<< chapters\/05-e\/tools\/x\.ts/m);
     assert.match(conflicted, /^\|\|\|\|\|\|\| chapters\/04-d\/tools\/x\.ts（改之前）$/m);
@@ -118,7 +121,7 @@ describe("carry：沿着血统三方合并", () => {
     assert.equal(read(root, "chapters/03-c/tools/x.ts"), lines({ 2: "line 2 fixed", 8: "chapter 3's lesson" }));
   });
 
-  it("本章新加的文件：复制到还没有它的地方，已有同名另一份的不碰", (t) => {
+  it("本章新加的文件：复制到还没有它的地方，已有同名另一份的不碰；更早一章的答案不是它的后代", (t) => {
     const root = repo(t);
     fs.writeFileSync(path.join(root, "chapters/04-d/new.ts"), "export const n = 1;\n");
     fs.writeFileSync(path.join(root, "chapters/06-f/new.ts"), "export const other = 2;\n");
