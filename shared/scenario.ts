@@ -468,19 +468,23 @@ export function normalizeTranscript(text: string, paths: RunPaths): string {
   let t = normalizePaths(text.replace(/\r\n/g, "\n"), paths);
   t = t.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT");
   t = t.replace(new RegExp(`\\b${paths.today}-\\d{6}-[0-9a-f]{4}\\b`, "g"), "$$SESSION"); // 这次运行新建的会话 id（日期-时刻-随机数）
-  t = t.replace(/(in JSON at position \d+) \(line \d+ column \d+\)/g, "$1"); // Node 22 起 JSON 报错多了行列号
   if (t.length > 0 && !t.endsWith("\n")) t += "\n";
   return t;
 }
 
-// 找一个确定没人监听的端口：先占住，再放开
-function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
+// 找一个确定没人监听的端口。不能用 listen(0) 要来的端口再放开：那是临时端口段（Linux 上 32768 起），
+// 忙的时候别的测试的脚本模型转眼就可能拿到同一个，连上去就不再是“拒绝连接”。所以在临时端口段下面挑一个，
+// 先占一下确认没人用、再放开——listen(0) 不会分到它；几个场景同时用同一个也无妨，反正谁都不听
+async function closedPort(): Promise<number> {
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 10000);
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = net.createServer();
+      srv.once("error", () => resolve(false));
+      srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
 }
 
 // 比对：返回 null 表示一致，否则是一段读者能看懂的说明：第几行第几列、两边各是什么字符（连同码位，
