@@ -1,4 +1,4 @@
-// 维护者用：把在某一章里对一个文件做的修改，带到后面每一章和每个练习的 solution/（练习排在第 22 章之后）。
+// 维护者用：把在某一章里对一个文件做的修改，带到后面每一章和每个练习的 solution/（答案排在最后）。
 // 修改 = 工作区里的这份对 git HEAD 里的那份。沿着文件的血统一章接一章做三方合并（git merge-file）：
 // 带进第 k 章时，底版是第 k-1 章 HEAD 里的这个文件，“他们的”是第 k-1 章带好以后的样子——
 // 后面的章自己为了它的课改过这个文件，两边的修改都留下；改到同一处就留下冲突标记，链子停在那一章。
@@ -63,7 +63,7 @@ export function findChapterIn(root: string, arg: string): string | undefined {
 
 function committed(root: string, rel: string): string | undefined {
   try {
-    return execFileSync("git", ["show", `HEAD:${rel}`], { cwd: root, stdio: ["ignore", "pipe", "ignore"], maxBuffer: 64 << 20 }).toString("utf8");
+    return execFileSync("git", ["show", `HEAD:./${rel}`], { cwd: root, stdio: ["ignore", "pipe", "ignore"], maxBuffer: 64 << 20 }).toString("utf8");
   } catch {
     return undefined; // HEAD 里没有这个路径
   }
@@ -173,7 +173,7 @@ const WORDS: Record<Outcome, string> = {
 };
 
 // 给人看的报告；dry-run 时说“会”
-export function describe(report: CarryReport, dryRun: boolean): string[] {
+export function reportLines(report: CarryReport, dryRun: boolean): string[] {
   const lines = [`${report.source}${report.added ? "（本章新加的文件）" : ""}${dryRun ? " —— 只看不写（--dry-run）" : ""}：`];
   const width = Math.max(...report.targets.map((t) => t.target.length), 0);
   for (const t of report.targets) {
@@ -214,7 +214,7 @@ function main(argv: string[]): number {
     if (e instanceof CarryError) return fail(e.message);
     throw e;
   }
-  for (const r of reports) console.log(describe(r, dryRun).join("\n"));
+  for (const r of reports) console.log(reportLines(r, dryRun).join("\n"));
   if (!dryRun) for (const line of regenerate()) console.log(line);
   let stuck = false;
   for (const r of reports) {

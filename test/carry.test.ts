@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { ROOT } from "../shared/scenario.ts";
-import { CarryError, carry, describe as report } from "../scripts/carry.ts";
+import { CarryError, carry, reportLines } from "../scripts/carry.ts";
 import { rewriteTranscriptBlocks } from "../scripts/transcripts.ts";
 
 const TSX = import.meta.resolve("tsx");
@@ -87,7 +87,7 @@ describe("carry：沿着血统三方合并", () => {
     assert.match(conflicted, /^>>>>>>> chapters\/04-d\/tools\/x\.ts（改之后）$/m);
     assert.equal(read(root, "chapters/06-f/tools/x.ts"), lines({ 2: "chapter 5 rewrote line 2", 8: "chapter 3's lesson" }), "链子停下以后，后面的不动");
     for (const readme of ["chapters/02-b/README.md", "exercises/e1/solution/README.md"]) assert.doesNotMatch(read(root, readme), /fixed/);
-    const text = report(r, false).join("\n");
+    const text = reportLines(r, false).join("\n");
     assert.match(text, /chapters\/05-e\/tools\/x\.ts +冲突：留下了冲突标记/);
     assert.match(text, /chapters\/06-f\/tools\/x\.ts +待续/);
 
