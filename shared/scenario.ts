@@ -198,12 +198,11 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
   if (fs.existsSync(workspace)) fs.cpSync(workspace, work, { recursive: true });
   else fs.mkdirSync(work);
   if (s.spec.mcp) {
-    // 用 Node 24 跑 harness 时，服务器也用它跑：它自己会擦除类型，--import 的 tsx 换成一个空模块
-    // 自己会擦除类型的 Node 上，服务器也不经过 tsx：--import 的 tsx 换成一个空模块
-    const tsx = STRIPS_TYPES && !opts.tsx ? "data:text/javascript," : TSX;
-    const values: Record<string, string> = { $NODE: process.execPath, $TSX: tsx, $ROOT: ROOT, $WORK: work };
+    // 服务器和 harness 用同一个 Node、同样“编译一次”（见 mcpValues）
+    const compiled = await mcpValues(s.spec.mcp, opts.tsx === true);
+    const values: Record<string, string> = { $NODE: process.execPath, $ROOT: ROOT, $WORK: work, ...compiled };
     const drop = (key: string, value: unknown) => (opts.realClock && key === "TIMESERVER_NOW" ? undefined : value);
-    const json = JSON.stringify(s.spec.mcp, drop, 2).replace(/\$(NODE|TSX|ROOT|WORK)/g, (v) => values[v]);
+    const json = JSON.stringify(s.spec.mcp, drop, 2).replace(/\$ROOT\/[^"]*?\.ts(?=")|\$(NODE|TSX|ROOT|WORK)/g, (v) => values[v] ?? values[v.slice(0, 5)] + v.slice(5));
     fs.writeFileSync(path.join(work, "mcp.json"), json);
   }
   const homeFixture = path.join(s.dir, "home"); // 用户目录里的东西（比如 ~/.claude/skills/）
@@ -303,30 +302,62 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 // 编译一次、跑很多次：一个场景的运行只该花一次普通的 node 启动。自己会擦除类型的 Node 直接跑 main.ts（连同编译缓存）；
 // Node 20 上用 tsx 自带的 esbuild 把整章（或读者的目录）打成一个文件，按内容记下，内容不变就不再打。
 // 内联的 source map 加 --enable-source-maps：堆栈里照样是 .ts 文件的行号
-const builds = new Map<string, Promise<string[]>>();
 export function launcher(impl: string): Promise<string[]> {
-  if (STRIPS_TYPES) return Promise.resolve([process.execPath, path.join(impl, "main.ts")]);
-  const sources = tsFiles(impl);
-  const hash = createHash("sha256");
-  for (const file of sources) hash.update(file).update("\0").update(fs.readFileSync(path.join(impl, file))).update("\0");
+  const entry = path.join(impl, "main.ts");
+  if (STRIPS_TYPES) return Promise.resolve([process.execPath, entry]);
+  return compiled(entry).then((out) => (out ? [process.execPath, "--enable-source-maps", out] : [process.execPath, "--import", TSX, entry]));
+}
+
+// 把一个 .ts 入口连同它 import 的一切打成一个 .mjs，按所在目录里全部 .ts 的内容记下：内容不变就不再打。
+// 打不成（读者的代码有语法错误）返回 undefined：交给 tsx 去跑，转录里就是它的报错
+const builds = new Map<string, Promise<string | undefined>>();
+function compiled(entry: string): Promise<string | undefined> {
+  const dir = path.dirname(entry);
+  const hash = createHash("sha256").update(entry).update("\0");
+  for (const file of tsFiles(dir)) hash.update(file).update("\0").update(fs.readFileSync(path.join(dir, file))).update("\0");
   const key = hash.digest("hex").slice(0, 16);
-  if (!builds.has(key)) builds.set(key, bundle(impl, key));
+  if (!builds.has(key)) builds.set(key, bundle(entry, key));
   return builds.get(key)!;
 }
 
-async function bundle(impl: string, key: string): Promise<string[]> {
-  const outfile = path.join(ROOT, ".cache", "build", key, "main.mjs");
-  if (!fs.existsSync(outfile)) {
-    const esbuild = createRequire(TSX)("esbuild") as typeof import("esbuild");
-    const partial = `${outfile}.${process.pid}.tmp`;
-    try {
-      await esbuild.build({ entryPoints: [path.join(impl, "main.ts")], outfile: partial, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", sourcemap: "inline", logLevel: "silent" });
-    } catch {
-      return [process.execPath, "--import", TSX, path.join(impl, "main.ts")]; // 打不成（读者的代码有语法错误）：交给 tsx，转录里就是它的报错
-    }
-    fs.renameSync(partial, outfile); // 几个测试进程同时打同一章：谁先打完都行，改名是原子的
+async function bundle(entry: string, key: string): Promise<string | undefined> {
+  const outfile = path.join(ROOT, ".cache", "build", key, path.basename(entry).replace(/\.[cm]?ts$/, ".mjs"));
+  if (fs.existsSync(outfile)) return outfile;
+  const esbuild = createRequire(TSX)("esbuild") as typeof import("esbuild");
+  const partial = `${outfile}.${process.pid}.tmp`;
+  try {
+    await esbuild.build({ entryPoints: [entry], outfile: partial, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", sourcemap: "inline", logLevel: "silent" });
+  } catch {
+    return undefined;
   }
-  return [process.execPath, "--enable-source-maps", outfile];
+  fs.renameSync(partial, outfile); // 几个测试进程同时打同一个：谁先打完都行，改名是原子的
+  pruneBuilds(path.dirname(outfile));
+  return outfile;
+}
+
+// 读者每存一次文件就多一份：一天没用过的旧的删掉，免得 .cache/build 越攒越大
+function pruneBuilds(keep: string) {
+  const base = path.dirname(keep);
+  // clock-ok: 只是按文件的年龄清缓存，不是断言
+  const old = Date.now() - 24 * 3600 * 1000;
+  for (const name of fs.readdirSync(base)) {
+    const dir = path.join(base, name);
+    if (dir !== keep && (fs.statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < old) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// mcp.json 里用 TypeScript 写的服务器（$NODE --import $TSX $ROOT/….ts）也编译一次、跑很多次：
+// 自己会擦除类型的 Node 直接跑 .ts，--import 的 tsx 换成一个空模块；Node 20 上换成打好的 .mjs
+const EMPTY_MODULE = "data:text/javascript,";
+async function mcpValues(mcp: object, tsx: boolean): Promise<Record<string, string>> {
+  const values: Record<string, string> = { $TSX: tsx ? TSX : EMPTY_MODULE };
+  if (tsx || STRIPS_TYPES) return values;
+  for (const arg of JSON.stringify(mcp).match(/\$ROOT\/[^"]*?\.ts(?=")/g) ?? []) {
+    const out = await compiled(path.join(ROOT, arg.slice("$ROOT/".length)));
+    if (out) values[arg] = out;
+    else values.$TSX = TSX; // 打不成就照旧经过 tsx
+  }
+  return values;
 }
 
 function tsFiles(dir: string, rel = ""): string[] {

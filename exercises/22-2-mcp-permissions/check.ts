@@ -80,7 +80,8 @@ export const requirements: Requirement[] = [
       if (!hasTerminalTool()) return noTerminal;
       const text = question(run, 1);
       if (text === undefined) return `期望：kit 没批准过，启动之前在终端上问一句，以“[y/N] ”结尾；实际：没有问，${kitStarted(run, 2) ?? "kit 直接启动了"}`;
-      const missing = ["kit", "fault.ts", "chatty"].filter((word) => !text.includes(word));
+      // 服务器的文件：读者在 Node 20 上是 fault.ts，测试里可能是编译好的 fault.mjs
+      const missing = ["kit", "fault.", "chatty"].filter((word) => !text.includes(word));
       if (missing.length > 0 || text.includes("${LH_TRUST_MODE")) {
         return `期望：问题里写出服务名和真正要执行的命令——mcp.json 里的 \${LH_TRUST_MODE:-chatty} 展开成 chatty；实际：问题前的输出是 ${describe(text.slice(-300))}`;
       }
