@@ -338,10 +338,10 @@ async function bundle(entry: string, key: string): Promise<string | undefined> {
 // 读者每存一次文件就多一份：一天没用过的旧的删掉，免得 .cache/build 越攒越大
 function pruneBuilds(keep: string) {
   const base = path.dirname(keep);
-  // clock-ok: 只是按文件的年龄清缓存，不是断言
   const old = Date.now() - 24 * 3600 * 1000;
   for (const name of fs.readdirSync(base)) {
     const dir = path.join(base, name);
+    // clock-ok: 只是按文件的年龄清缓存，不是断言
     if (dir !== keep && (fs.statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < old) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
