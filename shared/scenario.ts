@@ -198,12 +198,8 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
   if (fs.existsSync(workspace)) fs.cpSync(workspace, work, { recursive: true });
   else fs.mkdirSync(work);
   if (s.spec.mcp) {
-    // 服务器和 harness 用同一个 Node、同样“编译一次”（见 mcpValues）
-    const compiled = await mcpValues(s.spec.mcp, opts.tsx === true);
-    const values: Record<string, string> = { $NODE: process.execPath, $ROOT: ROOT, $WORK: work, ...compiled };
-    const drop = (key: string, value: unknown) => (opts.realClock && key === "TIMESERVER_NOW" ? undefined : value);
-    const json = JSON.stringify(s.spec.mcp, drop, 2).replace(/\$ROOT\/[^"]*?\.ts(?=")|\$(NODE|TSX|ROOT|WORK)/g, (v) => values[v] ?? values[v.slice(0, 5)] + v.slice(5));
-    fs.writeFileSync(path.join(work, "mcp.json"), json);
+    // 服务器和 harness 用同一个 Node、同样“编译一次”（见 writeMcpJson）
+    await writeMcpJson(s.spec.mcp, path.join(work, "mcp.json"), { $NODE: process.execPath, $ROOT: ROOT, $WORK: work }, opts);
   }
   const homeFixture = path.join(s.dir, "home"); // 用户目录里的东西（比如 ~/.claude/skills/）
   if (fs.existsSync(homeFixture)) fs.cpSync(homeFixture, home, { recursive: true });
@@ -346,18 +342,29 @@ function pruneBuilds(keep: string) {
   }
 }
 
-// mcp.json 里用 TypeScript 写的服务器（$NODE --import $TSX $ROOT/….ts）也编译一次、跑很多次：
-// 自己会擦除类型的 Node 直接跑 .ts，--import 的 tsx 换成一个空模块；Node 20 上换成打好的 .mjs
+// mcp.json 里用 TypeScript 写的服务器（$NODE --import $TSX 某个.ts）也编译一次、跑很多次：
+// 自己会擦除类型的 Node 直接跑 .ts，--import 的 tsx 换成一个空模块；Node 20 上 .ts 换成打好的 .mjs（打不成就照旧经过 tsx）
 const EMPTY_MODULE = "data:text/javascript,";
-async function mcpValues(mcp: object, tsx: boolean): Promise<Record<string, string>> {
-  const values: Record<string, string> = { $TSX: tsx ? TSX : EMPTY_MODULE };
-  if (tsx || STRIPS_TYPES) return values;
-  for (const arg of JSON.stringify(mcp).match(/\$ROOT\/[^"]*?\.ts(?=")/g) ?? []) {
-    const out = await compiled(path.join(ROOT, arg.slice("$ROOT/".length)));
-    if (out) values[arg] = out;
-    else values.$TSX = TSX; // 打不成就照旧经过 tsx
+async function writeMcpJson(mcp: object, file: string, vars: Record<string, string>, opts: RunOptions) {
+  const strings: string[] = [];
+  JSON.stringify(mcp, (_key, value) => (typeof value === "string" && strings.push(value), value));
+  const expand = (text: string, tsx: string) => text.replace(/\$(NODE|TSX|ROOT|WORK)/g, (v) => (v === "$TSX" ? tsx : vars[v]));
+  const built = new Map<string, string>();
+  let tsx = opts.tsx ? TSX : EMPTY_MODULE;
+  if (!opts.tsx && !STRIPS_TYPES) {
+    for (const entry of new Set(strings.map((v) => expand(v, "")).filter((v) => v.endsWith(".ts") && v.startsWith(ROOT + "/") && fs.existsSync(v)))) {
+      const out = await compiled(entry);
+      if (out) built.set(entry, out);
+      else tsx = TSX;
+    }
   }
-  return values;
+  const value = (key: string, v: unknown) => {
+    if (opts.realClock && key === "TIMESERVER_NOW") return undefined; // npm start：时间服务器用真的时钟
+    if (typeof v !== "string") return v;
+    const text = expand(v, tsx);
+    return built.get(text) ?? text;
+  };
+  fs.writeFileSync(file, JSON.stringify(mcp, value, 2));
 }
 
 function tsFiles(dir: string, rel = ""): string[] {
