@@ -1,6 +1,6 @@
 // npm run verify -- 06 my-harness：拿适用于第 06 章的全部场景（第 01–06 章的，每种服务商形状各一遍）检查你自己写的实现。
 // 和 npm test 用的是同一套场景、同一个脚本模型、同一个裁判：转录一字不差，不留进程，不发脚本模型会拒绝的请求。
-// --own 只跑这一章自己的场景。跑场景之前先做类型检查。
+// --own 只跑这一章自己的场景。类型检查和场景同时开跑；先说本章自己的场景，再说类型检查，最后是继承来的。
 import fs from "node:fs";
 import path from "node:path";
 import { ROOT, comparable, expectedFor, hasTerminalTool, judge, runScenario, scenariosFor, type Applied } from "../shared/scenario.ts";
@@ -29,14 +29,11 @@ if (applied.length === 0) usageError(`第 ${nn} 章还没有场景（shared/fixt
 // 要伪终端的场景（问 y/N、真的按 Ctrl-C）需要 util-linux 的 script；macOS 自带的 script 参数不同，只好跳过
 const terminal = hasTerminalTool();
 
-const typeErrors = await typecheckDir(impl);
-if (typeErrors) {
-  console.log(red("✗ 类型检查", process.stdout));
-  console.log(typeErrors.split("\n").map((l) => "    " + l).join("\n"));
-}
+// 类型检查和场景同时开跑（tsc 要几秒，场景不必等它）；结论按顺序说：本章的场景、类型检查、继承来的场景
+const typecheck = typecheckDir(impl);
 
-// 同时最多跑 2 个：每个场景都是一个真子进程加一个 HTTP 服务器
-const limit = 2;
+// 同时最多跑 4 个：每个场景都是一个真子进程加一个 HTTP 服务器，大半时间在等
+const limit = 4;
 let running = 0;
 const waiting: (() => void)[] = [];
 async function slot<T>(work: () => Promise<T>): Promise<T> {
@@ -64,13 +61,35 @@ async function problemsOf(a: Applied, profile: Profile): Promise<string[]> {
   }
 }
 
+// 本章自己的场景先下结论（刚写的东西先知道对不对），继承来的接着跑
+function reportOwn() {
+  const verdict = failed === 0 ? green : red;
+  const rest = applied.length - ownCount;
+  console.log(verdict(`第 ${nn} 章自己的场景：${passed} 个通过，${failed} 个失败${rest ? `；接着跑前面各章留下的 ${rest} 个场景` : ""}`, process.stdout));
+}
+
+async function reportTypecheck(): Promise<string | null> {
+  const errors = await typecheck;
+  if (errors) {
+    console.log(red("✗ 类型检查", process.stdout));
+    console.log(errors.split("\n").map((l) => "    " + l).join("\n"));
+  } else console.log(green("✓ 类型检查", process.stdout));
+  return errors;
+}
+
 const results = applied.map((a) => a.profiles.map((profile) => slot(() => problemsOf(a, profile))));
 
 // 按场景顺序打印，先跑完的也排队等前面的。几家服务商形状错得一模一样，就只说一次
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+let typeErrors: string | null = null;
+const ownCount = applied.filter((a) => a.own).length;
 for (const [i, a] of applied.entries()) {
+  if (i === ownCount) {
+    reportOwn();
+    typeErrors = await reportTypecheck();
+  }
   const outcomes = await Promise.all(results[i]);
   const from = a.own ? "" : `（第 ${chapterNumber(a.s.chapter)} 章的场景）`;
   const groups = new Map<string, Profile[]>();
@@ -90,6 +109,10 @@ for (const [i, a] of applied.entries()) {
       console.log(detail.map((line) => (line ? "    " + line : "")).join("\n"));
     }
   }
+}
+if (ownCount === applied.length) {
+  reportOwn();
+  typeErrors = await reportTypecheck();
 }
 const typeNote = typeErrors ? "；类型检查没通过" : "";
 console.log(`第 ${nn} 章：${passed} 个通过，${failed} 个失败${skipped ? `，${skipped} 个跳过` : ""}${typeNote}`);
