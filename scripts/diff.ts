@@ -1,10 +1,13 @@
 // npm run diff -- 05 06：第 06 章比第 05 章多了什么，就是这份 diff。
+// 先是代码（这一课本身）；README 的改动默认不列——散文一改就是几百行，会把代码挤到后面去。加 --readme 就接在代码后面给出来
 import { spawn, spawnSync } from "node:child_process";
 import { ROOT } from "../shared/scenario.ts";
 import { chapterFromArg, dim, usageError } from "./run.ts";
 
-const usage = "npm run diff -- <章号> <章号>";
-const [a, b, extra] = process.argv.slice(2);
+const usage = "npm run diff -- <章号> <章号> [--readme]";
+const args = process.argv.slice(2);
+const withReadme = args.includes("--readme");
+const [a, b, extra] = args.filter((x) => x !== "--readme");
 const from = chapterFromArg(a, usage);
 const to = chapterFromArg(b, usage);
 if (extra !== undefined) usageError(`参数太多了。用法: ${usage}`);
@@ -15,9 +18,15 @@ if (probe.error) usageError("找不到 diff 命令：请先安装 diffutils（�
 // --color 不带值就是 auto：只在终端上着色
 const color = probe.status === 0 ? ["--color"] : [];
 
-const child = spawn("diff", ["-ruN", ...color, `chapters/${from}`, `chapters/${to}`], { cwd: ROOT, stdio: "inherit" });
-child.on("close", (code) => {
-  // diff 的退出码：0 相同，1 有不同（这正是我们要看的），2 才是出错
-  if (code === 0) console.error(dim(`chapters/${from} 和 chapters/${to} 完全相同`, process.stderr));
-  process.exitCode = code === 0 || code === 1 ? 0 : code ?? 2;
-});
+// diff 的退出码：0 相同，1 有不同（这正是我们要看的），2 才是出错
+function diff(paths: string[], exclude: string[]): Promise<number> {
+  const child = spawn("diff", ["-ruN", ...color, ...exclude.flatMap((x) => ["-x", x]), ...paths], { cwd: ROOT, stdio: "inherit" });
+  return new Promise((resolve) => child.on("close", (code) => resolve(code ?? 2)));
+}
+
+const code = await diff([`chapters/${from}`, `chapters/${to}`], ["README.md"]);
+if (code === 0) console.error(dim(`chapters/${from} 和 chapters/${to} 的代码完全相同`, process.stderr));
+let readme = 0;
+if (withReadme) readme = await diff([`chapters/${from}/README.md`, `chapters/${to}/README.md`], []);
+else if (code <= 1) console.error(dim(`[提示] 上面只有代码；README 的改动：npm run diff -- ${a} ${b} --readme`, process.stderr));
+process.exitCode = code > 1 || readme > 1 ? code || readme : 0;

@@ -252,3 +252,18 @@ describe("各页 README 的命令", () => {
     assert.deepEqual(bad, []);
   });
 });
+
+describe("npm run diff", () => {
+  it("先给代码：默认不列 README 的改动，说一句怎样看；--readme 接在代码后面", async () => {
+    const code = await runScript("diff.ts", ["05", "06"]);
+    assert.equal(code.code, 0, code.output);
+    assert.match(code.output, /chapters\/06-tool-registry\/registry\.ts/);
+    assert.doesNotMatch(code.output, /README\.md\t|README\.md\s*$|\+\+\+ chapters\/06-tool-registry\/README\.md/m);
+    assert.match(code.output, /npm run diff -- 05 06 --readme/);
+    const all = await runScript("diff.ts", ["05", "06", "--readme"]);
+    assert.equal(all.code, 0, all.output);
+    const codeAt = all.output.indexOf("registry.ts");
+    const readmeAt = all.output.indexOf("+++ chapters/06-tool-registry/README.md");
+    assert.ok(codeAt >= 0 && readmeAt > codeAt, "README 的改动接在代码后面");
+  });
+});
