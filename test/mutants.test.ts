@@ -61,8 +61,8 @@ const MUTANTS: Mutant[] = [
   },
   {
     name: "按先来后到分配回答（提示 3）：迟到的回答交给了正在等的下一次调用",
-    from: "const waiting = this.take(message.id);",
-    to: "const waiting = this.take([...this.pending.keys()][0] ?? message.id);",
+    from: 'const waiting = typeof id === "number" ? this.take(id) : undefined;',
+    to: "const waiting = this.take([...this.pending.keys()][0] ?? (id as number));",
     fails: "迟到的回答被丢掉",
     because: /错交给了下一次调用/,
   },

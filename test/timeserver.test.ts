@@ -161,14 +161,15 @@ describe("timeserver 协议", () => {
     assert.equal(quiet.stderr, "");
   });
 
-  it("initialize：认识的版本原样答复，不认识的答 2024-11-05", async () => {
+  it("initialize：支持的版本原样答复，不支持的答它支持的最新版 2025-11-25（规范：SHOULD 答最新的）", async () => {
     for (const [asked, expected] of [
       ["2024-11-05", "2024-11-05"],
-      ["2025-03-26", "2025-03-26"],
       ["2025-06-18", "2025-06-18"],
       ["2025-11-25", "2025-11-25"],
-      ["2099-01-01", "2024-11-05"],
-      [42, "2024-11-05"],
+      // 2025-03-26 要求收下批处理（一行一个 JSON 数组），时间服务器不收，所以不答应这一版
+      ["2025-03-26", "2025-11-25"],
+      ["2099-01-01", "2025-11-25"],
+      [42, "2025-11-25"],
     ] as const) {
       const reply = await s.request("initialize", {
         protocolVersion: asked,
@@ -182,7 +183,15 @@ describe("timeserver 协议", () => {
       });
     }
     const bare = await s.request("initialize");
-    assert.equal(bare.result.protocolVersion, "2024-11-05");
+    assert.equal(bare.result.protocolVersion, "2025-11-25");
+  });
+
+  it("批处理（只有 2025-03-26 许可、而它不答应这一版）：一整行的数组答一个 -32600（id null），接着服务", async () => {
+    s.write('[{"jsonrpc":"2.0","id":201,"method":"ping"},{"jsonrpc":"2.0","id":202,"method":"ping"}]\n');
+    const reply = await s.next();
+    assert.equal(reply.id, null);
+    assert.equal(reply.error.code, -32600);
+    assert.deepEqual((await s.request("ping")).result, {});
   });
 
   it("tools/list：两个工具，schema 和中文描述", async () => {

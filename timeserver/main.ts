@@ -7,10 +7,11 @@
 type Id = string | number;
 type Message = Record<string, unknown>;
 
-// 按规范答复客户端要的版本；不认识的版本就报我们最老、最通用的那个，由客户端决定接不接受。
-// 对只有工具的服务器来说，这四个版本在用到的部分没有区别。
-const KNOWN_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
-const FALLBACK_VERSION = "2024-11-05";
+// 客户端要的版本我们支持，就原样答复；不支持，按规范答我们支持的最新版，由客户端决定接不接受。
+// 对只有工具的服务器来说，这三个版本在用到的部分没有区别。2025-03-26 不在其中：答应了它，
+// 就得收下一行里的一批请求（JSON 数组），这个服务器不收——与其答应了做不到，不如不答应
+const KNOWN_VERSIONS = ["2024-11-05", "2025-06-18", "2025-11-25"];
+const FALLBACK_VERSION = KNOWN_VERSIONS[KNOWN_VERSIONS.length - 1];
 const WEEKDAYS = ["星期日", "星期一", "星期二", "星期三", "星期四", "星期五", "星期六"];
 
 const TOOLS = [

@@ -14,6 +14,12 @@
 //   string-id      回 initialize 时把 id 1 写成字符串 "1"
 //   tools-not-array tools/list 的 tools 是个字符串    bad-tools       tools/list 里有 null、没名字、schema 不对的项
 //   children       启动时带起一个自己的子进程 sleep 300（它和服务器在同一个进程组里）
+//   stray          握手前回一个 id 为 null 的 -32700、一个 id 为 "stray-id" 的错误、一个 id 为 7.5 的结果；
+//                  rendezvous 等到 echo 时，先插一个 id 为 "stray-id" 的错误再回答
+//   hang-init      带起 sleep 300，收到 initialize 时写下 init-started 文件，永远不回答（握手期间的信号）
+//   version <V>    initialize 答协议版本 V（第 3 个参数，可以是空串）
+//   modern-only    只说 2026-07-28：initialize 回 -32022，data.supported 列出它支持的版本
+//   contents       工具返回嵌入的资源、资源链接、图片、音频、只有 structuredContent 的结果；另有一个只能按任务调用的工具
 // 任何模式下，slow 工具都要 3 秒后才回答（练习 22-1 的超时用它）；收到的取消通知记在 stderr 上。
 // 被取消了的 slow 不再按点回答，攒到下一个 echo_later 来了，抢在它前面发出：迟到的回答一定赶上有人在等，
 // 不靠模型那一轮来回赶在 3 秒之内（要靠的只剩客户端 2 秒的计时器别晚过 1 秒，忙时实测最多晚十几毫秒）
@@ -34,7 +40,7 @@ if (mode === "exit-at-start") {
 }
 if (mode === "stdout-noise") console.log("fault 服务器启动了！（这行本该写到 stderr）");
 // 服务器自己的子进程：服务器退出时不管它，它就一直活着——除非客户端把信号发给整个进程组
-if (mode === "children") spawn("sleep", ["300"], { stdio: "ignore" });
+if (mode === "children" || mode === "hang-init") spawn("sleep", ["300"], { stdio: "ignore" });
 
 function tools(cursor?: string) {
   if (mode === "paginated") {
@@ -62,6 +68,16 @@ function tools(cursor?: string) {
       ],
     };
   }
+  if (mode === "contents") {
+    return {
+      tools: [
+        tool("resources", "返回嵌入的文本资源、二进制资源和一个资源链接"),
+        tool("media", "返回一张图片和一段音频"),
+        tool("structured", "只返回 structuredContent"),
+        { ...tool("long_job", "只能按任务调用"), execution: { taskSupport: "required" } },
+      ],
+    };
+  }
   if (mode === "late") return { tools: [tool("echo", "原样返回 text 参数"), tool("slow", "3 秒后才回答"), tool("echo_later", "等在途的 slow 回答了，再原样返回 text 参数")] };
   return { tools: [tool("echo", "原样返回 text 参数"), tool("rendezvous", "等 echo 也被调用了才回答"), tool("crash", "调用它服务器就会死掉"), tool("fail", "总是失败"), tool("chart", "返回一张图"), tool("big", "返回 5 MB 文字"), tool("slow", "3 秒后才回答")] };
 }
@@ -81,6 +97,18 @@ function call(name: string, args: any): object | undefined {
       process.exit(1);
     case "fail":
       return { ...text("磁盘已满，写不进去"), isError: true };
+    case "resources":
+      return {
+        content: [
+          { type: "resource", resource: { uri: "file:///notes/todo.md", mimeType: "text/markdown", text: "- 周四发布" } },
+          { type: "resource", resource: { uri: "file:///notes/logo.png", mimeType: "image/png", blob: "iVBORw0KGgo=" } },
+          { type: "resource_link", uri: "file:///notes/plan.md", name: "plan.md", mimeType: "text/markdown" },
+        ],
+      };
+    case "media":
+      return { content: [{ type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }, { type: "audio", data: "UklGRiQAAABXQVZF", mimeType: "audio/wav" }] };
+    case "structured":
+      return { content: [], structuredContent: { temperature: 21.5, unit: "摄氏度" } };
     case "chart":
       return { content: [{ type: "text", text: "销量走势如下：" }, { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }] };
     case "big": {
@@ -113,6 +141,17 @@ function handle(msg: Msg) {
     if (mode === "init-empty") return send({ id: msg.id });
     if (mode === "init-no-version") return send({ id: msg.id, result: { capabilities: { tools: {} }, serverInfo: { name: "fault", version: mode } } });
     if (mode === "string-id") return send({ id: String(msg.id), result: { protocolVersion: "2024-11-05", capabilities: { tools: {} }, serverInfo: { name: "fault", version: mode } } });
+    if (mode === "hang-init") return void fs.writeFileSync("init-started", "1"); // 场景等到这个文件才发信号
+    if (mode === "version") return send({ id: msg.id, result: { protocolVersion: process.argv[3] ?? "", capabilities: { tools: {} }, serverInfo: { name: "fault", version: mode } } });
+    if (mode === "modern-only") {
+      const requested = msg.params?.protocolVersion;
+      return send({ id: msg.id, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested } } });
+    }
+    if (mode === "stray") {
+      send({ id: null, error: { code: -32700, message: "Parse error" } });
+      send({ id: "stray-id", error: { code: -32603, message: "没人问过的错误" } });
+      send({ id: 7.5, result: {} });
+    }
     if (mode === "chatty") {
       send({ method: "notifications/message", params: { level: "info", data: "你好" } });
       send({ id: "srv-1", method: "ping" });
@@ -144,6 +183,7 @@ function handle(msg: Msg) {
     // rendezvous 先不回答，等 echo 来了一起回：只有同时发出两个请求的客户端才等得到
     if (msg.params?.name === "rendezvous") return void (waiting = msg.id);
     if (msg.params?.name === "echo" && waiting !== undefined) {
+      if (mode === "stray") send({ id: "stray-id", error: { code: -32603, message: "又一个没人问过的错误" } });
       send({ id: waiting, result: text("rendezvous 等到了 echo") });
       waiting = undefined;
     }

@@ -25,6 +25,7 @@ export interface McpOptions {
   log?: (line: string) => void; // 握手行、成本行、警告都交给它；默认写到 stderr
   approve?: (name: string, config: ServerConfig) => Promise<boolean>; // 启动之前问一声，答 false 就不启动；默认都启动
   wrap?: (tool: Tool) => Tool; // 交出去之前给每个工具套一层；默认原样
+  started?: (client: McpClient) => void; // 进程一起来就告诉调用方（握手还没完）：这时收到 Ctrl-C，它也得被收拾
 }
 
 const toStderr = (line: string) => console.error(line);
@@ -204,18 +205,32 @@ export class McpClient {
       this.child.stdin!.write(encode(reply));
       return;
     }
-    // 我们发出的 id 都是整数。字符串 "1" 不是 1：对不上号的答复会让等它的请求永远等下去，
-    // 而这时已经分不清它答的是哪一个——这条连接不能再信了，断开，在途的请求立刻失败
-    if (typeof message.id !== "number") {
-      const error = "error" in message ? `（${rpcError(message.error)}）` : "";
-      this.disconnect(`回了一个 id 为 ${show(message.id)} 的响应${error}，可我们发出的 id 都是整数`);
-      return;
-    }
-    const waiting = this.take(message.id);
-    if (!waiting) return; // 对不上号的响应（比如已经放弃等待的）：忽略
+    const id = message.id;
+    const waiting = typeof id === "number" ? this.take(id) : undefined;
+    if (!waiting) return this.unmatched(id, message);
     if ("error" in message) waiting.reject(new Error(rpcError(message.error)));
     else if ("result" in message) waiting.resolve(message.result);
     else waiting.reject(new Error("响应里既没有 result 也没有 error"));
+  }
+
+  // 一个对不上在途请求的响应。我们发出的 id 都是整数，字符串 "1" 不是 1；可它写出来和在途的 1 一样，
+  // 多半是在答那一个：不猜，让那个请求以错误结束——谁也不会干等，别的请求照常。
+  // 其余的（早就不等了的、我们从没发过的 id、null）一条不能连累整个连接：说一声，忽略
+  private unmatched(id: unknown, message: Record<string, unknown>) {
+    const meant = typeof id === "string" ? [...this.pending.keys()].find((p) => String(p) === id) : undefined;
+    if (meant !== undefined) {
+      this.take(meant)!.reject(new Error(`MCP 服务 "${this.name}" 回的 id 是字符串 ${show(id)}，我们发出的是整数 ${String(meant)}：不知道它答的是不是这个请求`));
+      return;
+    }
+    // 比 nextId 小的整数是我们发过的：Ctrl-C、超时之后才到的回答，本来就该悄悄丢掉
+    if (typeof id === "number" && Number.isInteger(id) && id >= 1 && id < this.nextId) return;
+    if ("error" in message && (id === null || id === undefined)) {
+      // id 为 null 的错误：它没读懂我们发的某一行，说不出是哪个请求（JSON-RPC 的 -32700 就这样回）
+      this.log(`警告: MCP 服务 "${this.name}" 报告了一个不属于任何请求的错误（${rpcError(message.error)}），忽略`);
+    } else {
+      const error = "error" in message ? `（${rpcError(message.error)}）` : "";
+      this.log(`警告: MCP 服务 "${this.name}" 回了一个 id 为 ${show(id)} 的响应${error}，我们没有发过这个 id 的请求，忽略`);
+    }
   }
 
   // 对面不守协议：不再听它说话，杀掉它的进程组；在途和之后的请求都以这个原因失败
@@ -340,12 +355,29 @@ export class McpTool implements Tool {
     if (!isObject(result) || !Array.isArray(result.content)) {
       return `错误: MCP 服务 "${this.client.name}" 的 tools/call 结果不合协议：要是带 content 数组的对象，收到的是 ${show(result)}`;
     }
-    const text = result.content
-      .map((c) => (isObject(c) && c.type === "text" && typeof c.text === "string" ? c.text : `[未处理的内容类型 ${show(isObject(c) ? c.type : c)}]`))
-      .join("\n");
+    const lines = result.content.map(contentLine);
+    // 只给了 structuredContent、没有文字块（规范说该同时给一份文字，不是人人都给）：把 JSON 交给模型，别交一个空串
+    if (!result.content.some((c) => isObject(c) && c.type === "text") && isObject(result.structuredContent)) lines.push(JSON.stringify(result.structuredContent));
+    const text = lines.join("\n");
     // isError 是另一层：工具收到了调用，干活失败了。结果的一部分，进程还活着，下一次照常调用
     return result.isError === true ? `错误: 工具执行失败: ${text}` : text;
   }
+}
+
+// 结果里的一块内容变成交给模型的一行字。模型只收文字：不是文字的，如实说它是什么、在哪、多大，
+// 模型才知道有东西没看到，不至于把一张图当成“什么也没有”
+function contentLine(c: unknown): string {
+  if (!isObject(c)) return `[未处理的内容 ${show(c)}]`;
+  const size = (data: unknown) => (typeof data === "string" ? `${Buffer.byteLength(data, "base64")} 字节` : "大小不明");
+  const kind = (mime: unknown) => (typeof mime === "string" ? mime : "类型不明");
+  const r = isObject(c.resource) ? c.resource : undefined;
+  if (c.type === "text" && typeof c.text === "string") return c.text;
+  if (c.type === "image") return `[图片 ${kind(c.mimeType)}，${size(c.data)}：这里只把文字交给模型，图片本身没有转交]`;
+  if (c.type === "audio") return `[音频 ${kind(c.mimeType)}，${size(c.data)}：这里只把文字交给模型，音频本身没有转交]`;
+  if (c.type === "resource" && r && typeof r.text === "string") return `[资源 ${String(r.uri)}]\n${r.text}`;
+  if (c.type === "resource" && r) return `[资源 ${String(r.uri)}：二进制 ${kind(r.mimeType)}，${size(r.blob)}，没有转交]`;
+  if (c.type === "resource_link") return `[资源链接 ${show(c.name)}：${String(c.uri)}]`;
+  return `[未处理的内容类型 ${show(c.type)}]`;
 }
 
 // 模型服务商只接受 [A-Za-z0-9_-]、最长 64 的函数名；MCP 的工具名可以带点号，也可以很长
@@ -372,7 +404,7 @@ export async function connectMcpServers(cwd: string, taken: readonly string[], o
   const names: string[] = [];
   // approve 一个一个地问（终端只有一个），问完了再同时启动
   for (const name of [...configs.keys()].sort()) if (!options.approve || (await options.approve(name, configs.get(name)!))) names.push(name);
-  const attempts = await Promise.all(names.map((name) => connect(name, configs.get(name)!, log)));
+  const attempts = await Promise.all(names.map((name) => connect(name, configs.get(name)!, log, options.started)));
   const used = new Set(taken);
   const tools: Tool[] = [];
   const clients: McpClient[] = [];
@@ -421,23 +453,31 @@ export async function connectMcpServers(cwd: string, taken: readonly string[], o
 
 type Attempt = { client: McpClient; info: Record<string, unknown>; tools: unknown[] } | { failure: string };
 
-async function connect(name: string, config: ServerConfig, log: (line: string) => void): Promise<Attempt> {
+// 我们守得了规矩的协议版本，第一个是握手时报上的。对只用工具的客户端，这几版没有要我们多做的事；
+// 2025-03-26 不在其中：它要求收得下一行里的一批消息（JSON 数组），这个客户端不收
+const VERSIONS = ["2024-11-05", "2025-06-18", "2025-11-25"];
+
+async function connect(name: string, config: ServerConfig, log: (line: string) => void, started?: (client: McpClient) => void): Promise<Attempt> {
   let client: McpClient;
   try {
     client = await McpClient.start(name, config, log);
   } catch (e) {
     return { failure: `警告: MCP 服务 "${name}" 启动失败，跳过: ${(e as Error).message}` };
   }
+  started?.(client);
   let info: unknown;
   try {
-    // 握手：报上我们说的协议版本和身份；服务器答的版本不一样也照用，记在日志里
+    // 握手：报上我们说的协议版本和身份。服务器可以答另一个版本，但得是我们守得了它的规矩的
     info = await client.request("initialize", {
-      protocolVersion: "2024-11-05",
+      protocolVersion: VERSIONS[0],
       capabilities: {},
       clientInfo: { name: "learnharness", version: "0.1" },
     });
     if (!isObject(info) || typeof info.protocolVersion !== "string") {
       throw new Error(`initialize 的结果要是带 protocolVersion 的对象，收到的是 ${show(info)}`);
+    }
+    if (!VERSIONS.includes(info.protocolVersion)) {
+      throw new Error(`服务器要说的协议版本是 ${show(info.protocolVersion)}，我们只会说 ${VERSIONS.join("、")}`);
     }
     client.notify("notifications/initialized");
   } catch (e) {
@@ -480,11 +520,15 @@ function remoteTool(item: unknown): RemoteTool | string {
   // 参数 schema 会原样进 tools 数组：不是对象 schema 的，服务商会拒绝整个请求
   if (schema === undefined) return `的工具 ${item.name} 没有 inputSchema`;
   if (!isObject(schema) || schema.type !== "object") return `的工具 ${item.name} 的 inputSchema 要是 {"type": "object", …}，收到的是 ${show(schema)}`;
+  // 2025-11-25 的任务（tasks）：这种工具只接受带任务的调用，这个客户端不会，接进来每次调用都失败
+  if (isObject(item.execution) && item.execution.taskSupport === "required") return `的工具 ${item.name} 只能按任务（execution.taskSupport 为 "required"）调用，这个客户端不支持任务`;
   return { name: item.name, description: typeof item.description === "string" ? item.description : undefined, inputSchema: schema };
 }
 
 function rpcError(error: unknown): string {
-  if (isObject(error) && typeof error.message === "string") return `MCP 错误 ${String(error.code)}: ${error.message}`;
+  // 不支持我们的版本时，服务器会在 data.supported 里列出它支持的（只说新版 MCP 的服务器回 -32022 也这样）
+  const supported = isObject(error) && isObject(error.data) && Array.isArray(error.data.supported) ? `（服务器支持的协议版本：${error.data.supported.map((v) => show(v)).join("、")}）` : "";
+  if (isObject(error) && typeof error.message === "string") return `MCP 错误 ${String(error.code)}: ${error.message}${supported}`;
   return `MCP 错误: ${show(error)}`;
 }
 

@@ -3,7 +3,7 @@
 // 打印和收尾（进程钩子）归这里，mcp.ts 只管连接。
 import { RoundLimitError, runAgent } from "./agent.ts";
 import { InterruptError, Interrupter } from "./interrupt.ts";
-import { connectMcpServers } from "./mcp.ts";
+import { connectMcpServers, type McpClient } from "./mcp.ts";
 import { ConfigError, ModelError, loadConfig, type Message } from "./model.ts";
 import { buildSystemPrompt, skillList } from "./prompt.ts";
 import { guard, loadPolicy } from "./permissions.ts";
@@ -59,11 +59,15 @@ async function main() {
   registry.register(guard(editFileTool, policy, ask, "allow"));
   if (skills.length > 0) registry.register(loadSkillTool(skills));
   registry.register(todoTool(new TodoList()));
-  const mcp = await connectMcpServers(process.cwd(), registry.names(), { log: (line) => console.error(line) });
+  // 信号处理和 exit 钩子在连接之前就装好：握手还没完时按 Ctrl-C、收到 SIGTERM，已经起来的服务器也得收拾
+  const interrupter = new Interrupter();
+  const started: McpClient[] = [];
+  process.once("exit", () => started.forEach((client) => client.kill()));
+  const mcp = await connectMcpServers(process.cwd(), registry.names(), { log: (line) => console.error(line), started: (client) => started.push(client) });
   // harness 要退出了（事件循环空了）：体面地关掉服务器。process.exit（第二次 Ctrl-C、SIGTERM、SIGHUP）
-  // 来不及等，exit 钩子里直接杀掉它们的进程组——无论怎么结束，都不留下进程
+  // 来不及等，上面的 exit 钩子直接杀掉它们的进程组——无论怎么结束、什么时候结束，都不留下进程
   process.once("beforeExit", () => void mcp.close());
-  process.once("exit", () => mcp.kill());
+  started.splice(0, started.length, ...mcp.clients); // 握手失败的早已杀掉，它的进程组号可能被别人用上了：不再对它发信号
   // 练习 22-3：MCP 工具多过 HARNESS_TOOL_SEARCH_AT 个，声明就撤出 tools 数组，换成两个桥工具；名字和一句话描述写进 system prompt
   const searchAt = Number(process.env.HARNESS_TOOL_SEARCH_AT ?? 10);
   if (!Number.isInteger(searchAt) || searchAt < 0) throw new ConfigError(`HARNESS_TOOL_SEARCH_AT 要是不小于 0 的整数（MCP 工具数），现在是 ${process.env.HARNESS_TOOL_SEARCH_AT}`);
@@ -88,8 +92,6 @@ async function main() {
   const forSubAgents = { config, registry: registry.snapshot(), maxRounds, budget, compactAt, ledger };
   registry.register(subAgentTool(system, forSubAgents));
   registry.register(workflowTool(system, forSubAgents));
-
-  const interrupter = new Interrupter();
 
   // 一问答完就存：进程随时可能被杀，最多丢正在进行的这一问
   async function turn(prompt: string) {
