@@ -2,6 +2,7 @@
 // 第 03 章改动：回答边收边打印。
 import { ConfigError, ModelError, chat, loadConfig, type Message } from "./model.ts";
 import { repl } from "./repl.ts";
+import { safeText } from "./terminal.ts";
 
 async function main() {
   const config = loadConfig(process.env);
@@ -13,7 +14,7 @@ async function main() {
     let printed = false;
     const print = (text: string) => {
       printed = true;
-      process.stdout.write(text);
+      process.stdout.write(safeText(text)); // 模型的字只显形、不执行：它清不了屏、改不了标题
     };
     try {
       const answer = await chat(config, history, print);

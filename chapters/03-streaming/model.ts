@@ -1,6 +1,7 @@
 // model.ts：模型配置（环境变量）和对 /chat/completions 的请求；一切失败都归成一句中文。
 // 第 03 章改动：请求改成流式（stream: true），边收边把文字交给 onText；字节流怎么切交给 sse.ts。
 import { readSSE, StreamEndedError } from "./sse.ts";
+import { safeLine } from "./terminal.ts";
 
 export interface ModelConfig {
   baseUrl: string;
@@ -42,7 +43,7 @@ export async function chat(config: ModelConfig, messages: Message[], onText: (te
   const res = await post(config, { model: config.model, messages, stream: true });
   // 有的代理或服务不认 stream: true，照旧回一整段 JSON——别把它当成“流断了”
   const type = res.headers.get("content-type") ?? "";
-  if (!type.includes("text/event-stream")) throw new ModelError(`模型服务没有按流式回答（content-type: ${type}）：${clip(await res.text())}`);
+  if (!type.includes("text/event-stream")) throw new ModelError(`模型服务没有按流式回答（content-type: ${safeLine(type)}）：${clip(await res.text())}`);
   let content = "";
   try {
     for await (const data of readSSE(res.body!)) {
@@ -102,6 +103,7 @@ function parseJson(text: string): any {
   }
 }
 
+// 服务端的原话只引一小段，而且显形了再引：错误体里的 ESC 序列、换行不能在用户的屏幕上画东西
 function clip(s: string, n = 200): string {
-  return s.length > n ? s.slice(0, n) + "…" : s;
+  return safeLine(s.length > n ? s.slice(0, n) + "…" : s);
 }

@@ -3,6 +3,7 @@
 import { ConfigError, ModelError, chat, loadConfig, type Message } from "./model.ts";
 import { buildSystemPrompt } from "./prompt.ts";
 import { repl } from "./repl.ts";
+import { safeText } from "./terminal.ts";
 
 async function main() {
   const config = loadConfig(process.env);
@@ -14,7 +15,7 @@ async function main() {
     let printed = false;
     const print = (text: string) => {
       printed = true;
-      process.stdout.write(text);
+      process.stdout.write(safeText(text)); // 模型的字只显形、不执行
     };
     try {
       const answer = await chat(config, history, print);

@@ -3,6 +3,7 @@
 import { ConfigError, ModelError, chat, loadConfig, type AssistantMessage, type Message } from "./model.ts";
 import { buildSystemPrompt } from "./prompt.ts";
 import { repl } from "./repl.ts";
+import { safeLine, safeText } from "./terminal.ts";
 import { readFile, readFileSpec } from "./tools/read-file.ts";
 
 async function main() {
@@ -14,7 +15,7 @@ async function main() {
     let printed = false;
     const print = (text: string) => {
       printed = true;
-      process.stdout.write(text);
+      process.stdout.write(safeText(text)); // 模型的字只显形、不执行
     };
     try {
       return await chat(config, history, [readFileSpec], print);
@@ -30,7 +31,7 @@ async function main() {
     history.push(reply);
     if (!reply.tool_calls) return;
     for (const call of reply.tool_calls) {
-      console.error(`[tool] ${call.function.name}(${call.function.arguments})`);
+      console.error(`[tool] ${safeLine(call.function.name)}(${safeLine(call.function.arguments)})`);
       const result = call.function.name === "read_file" ? await readFile(call.function.arguments) : `错误: 没有这个工具：${call.function.name}`;
       history.push({ role: "tool", tool_call_id: call.id, content: result });
     }

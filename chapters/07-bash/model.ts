@@ -1,6 +1,7 @@
 // model.ts：模型配置（环境变量）和对 /chat/completions 的请求；一切失败都归成一句中文。
 // 第 05 章改动：请求带上工具声明（ToolSpec）；回答里的 tool_calls 从流式碎片拼回完整的调用。
 import { readSSE, StreamEndedError } from "./sse.ts";
+import { safeLine } from "./terminal.ts";
 
 export interface ModelConfig {
   baseUrl: string;
@@ -67,7 +68,7 @@ export async function chat(config: ModelConfig, messages: Message[], tools: Tool
   const res = await post(config, body);
   // 有的代理或服务不认 stream: true，照旧回一整段 JSON——别把它当成“流断了”
   const type = res.headers.get("content-type") ?? "";
-  if (!type.includes("text/event-stream")) throw new ModelError(`模型服务没有按流式回答（content-type: ${type}）：${clip(await res.text())}`);
+  if (!type.includes("text/event-stream")) throw new ModelError(`模型服务没有按流式回答（content-type: ${safeLine(type)}）：${clip(await res.text())}`);
   const message: AssistantMessage = { role: "assistant", content: "" };
   const calls: ToolCall[] = [];
   const byIndex = new Map<number, ToolCall>();
@@ -156,6 +157,7 @@ function parseJson(text: string): any {
   }
 }
 
+// 服务端的原话只引一小段，而且显形了再引：错误体里的 ESC 序列、换行不能在用户的屏幕上画东西
 function clip(s: string, n = 200): string {
-  return s.length > n ? s.slice(0, n) + "…" : s;
+  return safeLine(s.length > n ? s.slice(0, n) + "…" : s);
 }

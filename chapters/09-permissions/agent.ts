@@ -3,6 +3,7 @@
 // 第 06 章新增。
 import { chat, type AssistantMessage, type Message, type ModelConfig } from "./model.ts";
 import type { Registry } from "./registry.ts";
+import { safeLine, safeText } from "./terminal.ts";
 
 export interface AgentOptions {
   config: ModelConfig;
@@ -19,8 +20,8 @@ export async function runAgent(history: Message[], opts: AgentOptions): Promise<
     history.push(reply);
     if (!reply.tool_calls?.length) return reply.content ?? "";
     for (const call of reply.tool_calls) {
-      // 参数原样打印：模型发来什么就是什么，调试时最有用的恰恰是它写歪了的那些
-      console.error(`[round ${round}] ${call.function.name}(${call.function.arguments})`);
+      // 参数原样打印（只有控制字符显形）：模型发来什么就是什么，调试时最有用的恰恰是它写歪了的那些
+      console.error(`[round ${round}] ${safeLine(call.function.name)}(${safeLine(call.function.arguments)})`);
       const result = await opts.registry.execute(call.function.name, call.function.arguments);
       history.push({ role: "tool", tool_call_id: call.id, content: result });
     }
@@ -33,7 +34,7 @@ async function ask(history: Message[], opts: AgentOptions): Promise<AssistantMes
   let printed = false;
   const print = (text: string) => {
     printed = true;
-    process.stdout.write(text);
+    process.stdout.write(safeText(text)); // 模型的字只显形、不执行
   };
   try {
     return await chat(opts.config, history, opts.registry.definitions(), print);

@@ -2,6 +2,7 @@
 // 第 11 章改动：ModelError 记下能不能重试、服务端要求等多久；chat 接受一个 signal（超时）；重试策略读进配置。
 import type { RetryPolicy } from "./retry.ts";
 import { readSSE, StreamEndedError } from "./sse.ts";
+import { safeLine } from "./terminal.ts";
 
 export interface ModelConfig {
   baseUrl: string;
@@ -89,7 +90,7 @@ export async function chat(config: ModelConfig, messages: Message[], tools: Tool
   const res = await post(config, body, signal);
   // 有的代理或服务不认 stream: true，照旧回一整段 JSON——别把它当成“流断了”
   const type = res.headers.get("content-type") ?? "";
-  if (!type.includes("text/event-stream")) throw new ModelError(`模型服务没有按流式回答（content-type: ${type}）：${clip(await res.text())}`);
+  if (!type.includes("text/event-stream")) throw new ModelError(`模型服务没有按流式回答（content-type: ${safeLine(type)}）：${clip(await res.text())}`);
   const message: AssistantMessage = { role: "assistant", content: "" };
   const calls: ToolCall[] = [];
   const byIndex = new Map<number, ToolCall>();
@@ -190,6 +191,7 @@ function parseJson(text: string): any {
   }
 }
 
+// 服务端的原话只引一小段，而且显形了再引：错误体里的 ESC 序列、换行不能在用户的屏幕上画东西
 function clip(s: string, n = 200): string {
-  return s.length > n ? s.slice(0, n) + "…" : s;
+  return safeLine(s.length > n ? s.slice(0, n) + "…" : s);
 }

@@ -4,6 +4,7 @@
 import { chat, type AssistantMessage, type Message, type ModelConfig } from "./model.ts";
 import type { Registry } from "./registry.ts";
 import { withRetry } from "./retry.ts";
+import { safeLine, safeText } from "./terminal.ts";
 
 export interface AgentOptions {
   config: ModelConfig;
@@ -21,8 +22,8 @@ export async function runAgent(history: Message[], opts: AgentOptions): Promise<
     history.push(reply);
     if (!reply.tool_calls?.length) return reply.content ?? "";
     for (const call of reply.tool_calls) {
-      // 参数原样打印：模型发来什么就是什么，调试时最有用的恰恰是它写歪了的那些
-      console.error(`[round ${round}] ${call.function.name}(${call.function.arguments})`);
+      // 参数原样打印（只有控制字符显形）：模型发来什么就是什么，调试时最有用的恰恰是它写歪了的那些
+      console.error(`[round ${round}] ${safeLine(call.function.name)}(${safeLine(call.function.arguments)})`);
       // 每个 tool_call 都必须有一条结果，哪怕是“没有执行”：否则下一次请求会被服务商拒绝
       const result = opts.signal?.aborted
         ? "错误: 用户按了 Ctrl-C，这个调用没有执行"
@@ -40,7 +41,7 @@ function ask(history: Message[], opts: AgentOptions): Promise<AssistantMessage> 
     let printed = false;
     const print = (text: string) => {
       printed = true;
-      process.stdout.write(text);
+      process.stdout.write(safeText(text)); // 模型的字只显形、不执行
     };
     try {
       return await chat(opts.config, history, opts.registry.definitions(), print, signal);

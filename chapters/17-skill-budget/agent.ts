@@ -6,6 +6,7 @@ import { compactIfNeeded } from "./compact.ts";
 import { chat, type Message, type ModelConfig, type Reply } from "./model.ts";
 import type { Registry } from "./registry.ts";
 import { withRetry } from "./retry.ts";
+import { safeLine, safeText } from "./terminal.ts";
 import { roundLine, summaryLine } from "./usage.ts";
 
 export interface AgentOptions {
@@ -34,8 +35,8 @@ export async function runAgent(history: Message[], opts: AgentOptions): Promise<
     }
     console.error(roundLine(round, usage));
     for (const call of message.tool_calls) {
-      // 参数原样打印：模型发来什么就是什么，调试时最有用的恰恰是它写歪了的那些
-      console.error(`[round ${round}] ${call.function.name}(${call.function.arguments})`);
+      // 参数原样打印（只有控制字符显形）：模型发来什么就是什么，调试时最有用的恰恰是它写歪了的那些
+      console.error(`[round ${round}] ${safeLine(call.function.name)}(${safeLine(call.function.arguments)})`);
       // 每个 tool_call 都必须有一条结果，哪怕是“没有执行”：否则下一次请求会被服务商拒绝
       const result = opts.signal?.aborted
         ? "错误: 用户按了 Ctrl-C，这个调用没有执行"
@@ -54,7 +55,7 @@ function ask(history: Message[], opts: AgentOptions): Promise<Reply> {
     let printed = false;
     const print = (text: string) => {
       printed = true;
-      process.stdout.write(text);
+      process.stdout.write(safeText(text)); // 模型的字只显形、不执行
     };
     try {
       return await chat(opts.config, history, opts.registry.definitions(), print, signal);

@@ -2,6 +2,7 @@
 // 第 13 章改动：请求带上 stream_options.include_usage；chat 返回 Reply——消息之外还有 finish_reason 和用量。
 import type { RetryPolicy } from "./retry.ts";
 import { readSSE, StreamEndedError } from "./sse.ts";
+import { safeLine } from "./terminal.ts";
 import { readUsage, type Usage } from "./usage.ts";
 
 export interface ModelConfig {
@@ -97,7 +98,7 @@ export async function chat(config: ModelConfig, messages: Message[], tools: Tool
   const res = await post(config, body, signal);
   // 有的代理或服务不认 stream: true，照旧回一整段 JSON——别把它当成“流断了”
   const type = res.headers.get("content-type") ?? "";
-  if (!type.includes("text/event-stream")) throw new ModelError(`模型服务没有按流式回答（content-type: ${type}）：${clip(await res.text())}`);
+  if (!type.includes("text/event-stream")) throw new ModelError(`模型服务没有按流式回答（content-type: ${safeLine(type)}）：${clip(await res.text())}`);
   const message: AssistantMessage = { role: "assistant", content: "" };
   const calls: ToolCall[] = [];
   const byIndex = new Map<number, ToolCall>();
@@ -204,6 +205,7 @@ function parseJson(text: string): any {
   }
 }
 
+// 服务端的原话只引一小段，而且显形了再引：错误体里的 ESC 序列、换行不能在用户的屏幕上画东西
 function clip(s: string, n = 200): string {
-  return s.length > n ? s.slice(0, n) + "…" : s;
+  return safeLine(s.length > n ? s.slice(0, n) + "…" : s);
 }

@@ -6,6 +6,7 @@ import { compactIfNeeded } from "./compact.ts";
 import { chat, type Message, type ModelConfig, type Reply } from "./model.ts";
 import type { Registry } from "./registry.ts";
 import { withRetry } from "./retry.ts";
+import { safeLine, safeText } from "./terminal.ts";
 import { roundLine, summaryLine, type UsageLedger } from "./usage.ts";
 
 export interface AgentOptions {
@@ -37,8 +38,8 @@ export async function runAgent(history: Message[], opts: AgentOptions): Promise<
       return message.content ?? "";
     }
     log(roundLine(round, usage));
-    // 参数原样打印：模型发来什么就是什么，调试时最有用的恰恰是它写歪了的那些
-    for (const call of message.tool_calls) log(`[round ${round}] ${call.function.name}(${call.function.arguments})`);
+    // 参数原样打印（只有控制字符显形）：模型发来什么就是什么，调试时最有用的恰恰是它写歪了的那些
+    for (const call of message.tool_calls) log(`[round ${round}] ${safeLine(call.function.name)}(${safeLine(call.function.arguments)})`);
     // 模型在同一轮里发出的调用彼此独立，一起跑；Promise.all 按调用的顺序交回结果，不按谁先跑完
     const results = await Promise.all(
       message.tool_calls.map((call) =>
@@ -62,7 +63,7 @@ function ask(history: Message[], opts: AgentOptions): Promise<Reply> {
     const print = (text: string) => {
       if (opts.nested !== undefined) return; // 子 agent 的文字是交给父 agent 的，不是给用户的
       printed = true;
-      process.stdout.write(text);
+      process.stdout.write(safeText(text)); // 模型的字只显形、不执行
     };
     try {
       return await chat(opts.config, history, opts.registry.definitions(), print, signal);

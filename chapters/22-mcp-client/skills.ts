@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { safeLine } from "./terminal.ts";
 
 export interface Skill {
   name: string;
@@ -21,7 +22,7 @@ export function discoverSkills(cwd: string): Skill[] {
   ] as const) {
     for (const skill of readSkillDir(root)) {
       const earlier = found.get(skill.name);
-      if (earlier) console.error(`[skill "${skill.name}"：${where}的 ${shortPath(skill.file)} 覆盖了 ${shortPath(earlier.file)}]`);
+      if (earlier) console.error(safeLine(`[skill "${skill.name}"：${where}的 ${shortPath(skill.file)} 覆盖了 ${shortPath(earlier.file)}]`));
       found.set(skill.name, skill);
     }
   }
@@ -43,7 +44,7 @@ function readSkillDir(root: string): Skill[] {
       skills.push(parseSkill(fs.readFileSync(file, "utf8"), file));
     } catch (e) {
       // 一个写坏的 skill 不能拖垮其他的：说清楚是哪个文件、坏在哪，接着找下一个
-      console.error(`警告: 跳过 ${shortPath(file)}：${(e as Error).message}`);
+      console.error(safeLine(`警告: 跳过 ${shortPath(file)}：${(e as Error).message}`)); // 名字、路径来自仓库：只显形
     }
   }
   return skills;

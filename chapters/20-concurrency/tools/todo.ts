@@ -2,6 +2,7 @@
 // 第 19 章新增：把计划写下来，模型在长任务里不容易忘事，用户也看得见它打算干什么、干到哪了。
 import type { ToolSpec } from "../model.ts";
 import type { Tool } from "../registry.ts";
+import { safeLine } from "../terminal.ts";
 
 export type TodoStatus = "pending" | "in_progress" | "done";
 
@@ -45,8 +46,9 @@ export class TodoList {
     return changed;
   }
 
+  // 每一项的文字是模型写的：只显形，也不许换行冒充别的输出
   render(): string {
-    return ["[待办]", ...this.items.map((t) => `  ${MARK[t.status]} ${t.content}`)].join("\n");
+    return ["[待办]", ...this.items.map((t) => `  ${MARK[t.status]} ${safeLine(t.content)}`)].join("\n");
   }
 
   summary(): string {

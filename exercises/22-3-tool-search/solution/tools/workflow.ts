@@ -3,6 +3,7 @@
 import type { ToolSpec } from "../model.ts";
 import type { Tool } from "../registry.ts";
 import { runSubAgent, type SubAgentOptions } from "./sub-agent.ts";
+import { safeLine } from "../terminal.ts";
 
 interface Step {
   id: string;
@@ -41,7 +42,7 @@ export function workflowTool(system: string, options: SubAgentOptions): Tool {
     async execute(args, signal) {
       const parsed = parseSteps(JSON.parse(args).steps);
       if (typeof parsed === "string") return `错误: ${parsed}，工作流没有执行`;
-      const outcomes = await run(parsed, (step, inputs) => runSubAgent(system, options, withInputs(step, inputs), signal, `  │${step.id} `));
+      const outcomes = await run(parsed, (step, inputs) => runSubAgent(system, options, withInputs(step, inputs), signal, `  │${safeLine(step.id)} `)); // 步骤名是模型起的，成了日志前缀也只显形
       return report(parsed, outcomes);
     },
   };

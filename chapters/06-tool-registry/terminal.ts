@@ -1,0 +1,27 @@
+// terminal.ts：别人送来的文字（模型、服务、文件、仓库）上屏之前都过这里：只显形，不执行。
+// 第 03 章新增。
+// 终端会把 ESC 开头的序列当命令：清屏、改标题、写剪贴板（OSC 52）、埋链接（OSC 8）、把光标挪回上一行重画。
+// 双向文字覆盖（U+202E 等）会让屏幕上的字序和真实的字序不同。这些字符一律换成看得见的写法；
+// 其余的字（中文、英文、emoji）一个字节不动。
+
+// C0（\t 除外；\n 看场合）、DEL、C1、双向文字的覆盖与隔离、落单的代理项（它们写出去会变成乱码 U+FFFD）
+const UNSAFE = /[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function show(c: string): string {
+  if (c === "\x1b") return "␛"; // 转义序列的开头：␛[2J 一眼看得出是什么
+  if (c === "\n") return "\\n";
+  if (c === "\r") return "\\r";
+  const code = c.charCodeAt(0);
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+}
+
+// 多行的文字（模型的回答）：换行照旧换行，别的一律显形。逐字替换、不记状态，
+// 所以流式收到的每一段可以各自处理——一个序列被切在两段里，两半照样都显形
+export function safeText(text: string): string {
+  return text.replace(UNSAFE, (c) => (c === "\n" ? c : show(c)));
+}
+
+// 只该占一行的文字（名字、服务端的错误原话）：换行也显形，伪造不出另起一行、看着像 harness 自己说的话
+export function safeLine(text: string): string {
+  return text.replace(UNSAFE, show);
+}
