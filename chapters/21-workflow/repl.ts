@@ -1,12 +1,15 @@
 // repl.ts：交互式读行，每读到一行交给 handle；/exit 或输入结束（Ctrl-D、管道读完）就退出。
-// 第 20 章改动：confirm 排队——几个工具同时要确认时，一次只问一个问题；按了 Ctrl-C，排着的也都算“不”。
+// 第 20 章改动：confirm 排队——几个工具同时要确认时，一次只问一个问题；按了 Ctrl-C，排着的也都算“不”；
+// 问题开着时别人的输出先攒着（terminal.ts 的 holdOutput）。
 import readline from "node:readline";
+import { holdOutput, terminalOutput } from "./terminal.ts";
 
 let active: readline.Interface | undefined; // REPL 正在用的读行器
 
 export async function repl(handle: (line: string) => Promise<void>): Promise<void> {
   // 提示符和回显走 stderr：stdout 只留给模型的回答
-  const rl = readline.createInterface({ input: process.stdin, output: process.stderr, terminal: Boolean(process.stdin.isTTY) });
+  // 读行器的输出（提示符、回显、问题）走 terminalOutput：问题开着时别人的输出排队，它不排
+  const rl = readline.createInterface({ input: process.stdin, output: terminalOutput, terminal: Boolean(process.stdin.isTTY) });
   active = rl;
   // 终端在 raw 模式下按 Ctrl-C 不会产生信号，readline 把它变成一个 "SIGINT" 事件
   rl.on("SIGINT", () => process.kill(process.pid, "SIGINT"));
@@ -46,7 +49,9 @@ async function ask(question: string, signal?: AbortSignal): Promise<boolean> {
   // 排在后面的问题轮到时，用户可能已经在前一个问题上按了 Ctrl-C：不再问，直接算“不”。
   // 否则 rl.question() 见到已经中断的 signal 会悄悄不问，也永远不回答，整个 REPL 就卡在这里
   if (signal?.aborted) return false;
-  const rl = active ?? readline.createInterface({ input: process.stdin, output: process.stderr, terminal: false });
+  const rl = active ?? readline.createInterface({ input: process.stdin, output: terminalOutput, terminal: false });
+  // 问题开着的时候终端只归它：同一轮别的调用、子 agent 的输出先攒着，答完再按顺序印出来，问题总是屏幕上最后一行
+  const release = holdOutput();
   try {
     // 问的时候按了 Ctrl-C：把问题收回（否则用户的下一行输入会被这个过期的问题吞掉），当作“不同意”
     const answer = await new Promise<string>((resolve) => {
@@ -55,6 +60,7 @@ async function ask(question: string, signal?: AbortSignal): Promise<boolean> {
     });
     return /^y(es)?$/i.test(answer.trim());
   } finally {
+    release();
     if (rl !== active) rl.close();
   }
 }
