@@ -8,6 +8,7 @@ import { describeJsonError } from "./json.ts";
 import { encode, LineSplitter, MAX_LINE, type Id } from "./jsonrpc.ts";
 import type { ToolSpec } from "./model.ts";
 import type { Tool } from "./registry.ts";
+import { safeLine } from "./terminal.ts";
 import { estimateText } from "./tokens.ts";
 
 // ---- 配置：mcp.json，和 Claude Code 的格式一样，别人写好的配置拷过来就能用 ----
@@ -29,11 +30,13 @@ export interface McpOptions {
 }
 
 const toStderr = (line: string) => console.error(line);
+// 日志行里常夹着服务器说的话（它报的名字、工具名、stdout 上的怪行、它的 stderr）：交出去之前先显形
+const safely = (log: (line: string) => void) => (line: string) => log(safeLine(line));
 
 // 没有 mcp.json 是常态：一个外部服务都不接，和上一章一模一样。
 // 文件是别人写的（或者从别处拷来的），每个字段都先查形状：一个服务写错了，跳过它，别的照常
 export function loadMcpConfig(cwd: string, options: McpOptions = {}): Map<string, ServerConfig> {
-  const log = options.log ?? toStderr;
+  const log = safely(options.log ?? toStderr);
   const servers = new Map<string, ServerConfig>();
   let text: string;
   try {
@@ -125,7 +128,8 @@ export class McpClient {
   private constructor(name: string, child: ChildProcess, log: (line: string) => void) {
     this.name = name;
     this.child = child;
-    this.log = log;
+    this.log = safely(log);
+    pipeStderr(child, (line) => this.log(`[MCP 服务 "${name}" 的日志] ${line}`));
     const lines = new LineSplitter();
     const onLine = (line: string) => this.receive(line);
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -144,10 +148,11 @@ export class McpClient {
     const env: Record<string, string> = {};
     for (const key of SAFE_ENV) if (process.env[key] !== undefined) env[key] = process.env[key]!;
     Object.assign(env, config.env);
-    // stderr 直通我们的终端：那是服务器的日志通道，不是协议通道。
+    // stderr 也是管道，不直通终端：那是服务器的日志通道，可它拿到终端就能在用户屏幕上画东西、读用户敲的字。
+    // 它的每一行由我们带上服务名、显形、限长限速后再印（pipeStderr）。
     // detached：服务器自成一个进程组。终端的 Ctrl-C 会发给整个前台进程组，不分开的话，
     // 用户只想中断这一问，外部服务器却跟着全死了——它们的生死由我们来管（close / kill）
-    const child = spawn(config.command, config.args, { env, stdio: ["pipe", "pipe", "inherit"], detached: true });
+    const child = spawn(config.command, config.args, { env, stdio: ["pipe", "pipe", "pipe"], detached: true });
     return new Promise((resolve, reject) => {
       child.once("error", reject);
       child.once("spawn", () => {
@@ -399,7 +404,7 @@ export interface McpConnections {
 // 各服务器同时启动（一个慢的不拖累别的），但日志和工具都按服务名的顺序落定：
 // 工具列表每次启动都一样，提示词前缀的缓存才能命中。taken：已经登记的工具名，不能撞
 export async function connectMcpServers(cwd: string, taken: readonly string[], options: McpOptions = {}): Promise<McpConnections> {
-  const log = options.log ?? toStderr;
+  const log = safely(options.log ?? toStderr);
   const configs = loadMcpConfig(cwd, options);
   const names: string[] = [];
   // approve 一个一个地问（终端只有一个），问完了再同时启动
@@ -535,6 +540,42 @@ function rpcError(error: unknown): string {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 // 把别人发来的值放进一行警告：JSON 写出来，太长就截断
+// ---- 服务器的 stderr ----
+// 一行最多印 STDERR_LINE 个字；一秒里最多 STDERR_RATE 行，多出来的说一声就丢掉。管道照样一直读空：
+// 不读的话它写满管道就卡住，再也不回答我们；全印的话一个刷屏的服务器能把 harness 拖得动不了
+const STDERR_LINE = 500;
+const STDERR_RATE = 20;
+
+function pipeStderr(child: ChildProcess, show: (line: string) => void) {
+  const decoder = new TextDecoder(); // 一个字被切在两块里也能拼回来
+  let partial = ""; // 还没等到换行的半行（最多留 STDERR_LINE 个字，其余丢掉）
+  let cut = false; // 这一行已经超长
+  let windowStart = 0;
+  let shown = 0;
+  const emit = (line: string) => {
+    const now = performance.now();
+    if (now - windowStart >= 1000) [windowStart, shown] = [now, 0];
+    if (++shown <= STDERR_RATE) show(line.replace(/\r$/, ""));
+    else if (shown === STDERR_RATE + 1) show(`（这一秒里日志超过 ${STDERR_RATE} 行，后面的不再显示）`);
+  };
+  child.stderr!.on("data", (chunk: Buffer) => {
+    const parts = decoder.decode(chunk, { stream: true }).split("\n");
+    for (let i = 0; i < parts.length; i++) {
+      if (i > 0) {
+        emit(partial + (cut ? "…（这一行太长，没有印完）" : ""));
+        [partial, cut] = ["", false];
+      }
+      if (cut) continue;
+      partial += parts[i];
+      if (partial.length > STDERR_LINE) [partial, cut] = [partial.slice(0, STDERR_LINE), true];
+    }
+  });
+  (child.stderr as unknown as { unref(): void }).unref(); // 只有日志在流的时候，harness 不必为它多等
+  child.stderr!.on("end", () => {
+    if (partial || cut) emit(partial + (cut ? "…（这一行太长，没有印完）" : ""));
+  });
+}
+
 function show(value: unknown): string {
   return value === undefined ? "（没有）" : clip(JSON.stringify(value));
 }
