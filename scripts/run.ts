@@ -33,7 +33,7 @@ export const green = color("32");
 export const red = color("31");
 
 // 子进程结束才结束：Ctrl-C 由终端发给整个进程组，子进程自己处理；父进程忽略它，等子进程收尾
-async function whileChildRuns<T>(work: Promise<T>): Promise<T> {
+export async function whileChildRuns<T>(work: Promise<T>): Promise<T> {
   const ignore = () => {};
   process.on("SIGINT", ignore);
   try {
@@ -43,7 +43,7 @@ async function whileChildRuns<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-function exitCodeOf(child: ChildProcess): Promise<number> {
+export function exitCodeOf(child: ChildProcess): Promise<number> {
   return new Promise((resolve) => {
     child.on("error", (e) => {
       console.error(`错误: 启动失败：${e.message}`);
@@ -115,7 +115,7 @@ export function demoSteps(steps: Step[]): string {
 
 // 在脚本模型上把演示场景直接播到终端，返回退出码。要问读者 y/N 的演示，有终端就请读者自己答，
 // 没有终端（npm run demo -- 9 | cat）就在伪终端里照剧本替他答；按 Ctrl-C 这类步骤总是由演示替他做，时机才准
-export async function playDemo(chapter: string, options: { realClock?: boolean } = {}): Promise<number> {
+export async function playDemo(chapter: string, options: { realClock?: boolean; impl?: string } = {}): Promise<number> {
   const nn = chapterNumber(chapter);
   const s = demoScenario(chapter);
   if (!s) usageError(`第 ${nn} 章还没有场景（shared/fixtures/${chapter}/ 是空的），没有可演示的`);
@@ -130,7 +130,8 @@ export async function playDemo(chapter: string, options: { realClock?: boolean }
   else if (s.spec.tty) console.error(`[演示] 没有终端，演示在伪终端里跑，照剧本替你答：${demoSteps(steps)}`);
   else if (steps.length > 0) console.error(`[演示] 演示会替你操作：${demoSteps(steps)}`);
 
-  const result = await whileChildRuns(runScenario(s, path.join(CHAPTERS, chapter), { live: true, byHand, ...options }));
+  const impl = options.impl ?? path.join(CHAPTERS, chapter); // 也可以是读者自己的目录
+  const result = await whileChildRuns(runScenario(s, impl, { live: true, byHand, realClock: options.realClock }));
   const problems = result.records.flatMap((r, i) => (r.rejected ? [`脚本模型拒绝了第 ${i + 1} 次请求：${r.rejected}`] : []));
   if (result.unusedTurns.length > 0) problems.push(`剧本里的第 ${result.unusedTurns.join("、")} 轮没有用上`);
   if (problems.length > 0) {

@@ -47,6 +47,7 @@ export interface Turn {
 export interface Script {
   turns: Turn[];
   profile?: Profile;
+  improvise?: (request: any) => Turn; // 不照剧本：每个请求现编一轮（npm run demo -- NN --repl 让读者随便敲）
 }
 
 export interface Usage {
@@ -134,11 +135,12 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
     const seen = JSON.parse(normalize(raw));
     // 按顺序取第一个还没用过的 turn；带 when 的 turn 只给符合条件的请求——并发的请求（几个子 agent）到达的先后不定，
     // 靠 when 把它们各自对上自己的 turn，转录才是确定的
-    const index = script.turns.findIndex((t, i) => !used[i] && (!t.when || matches(t.when, seen)));
-    const label = `第 ${index + 1} 轮`;
-    const turn = script.turns[index];
-    if (turn) used[index] = true;
-    if (turn) {
+    const improvised = script.improvise?.(seen);
+    const index = improvised ? -1 : script.turns.findIndex((t, i) => !used[i] && (!t.when || matches(t.when, seen)));
+    const label = improvised ? `第 ${requests.length} 次请求` : `第 ${index + 1} 轮`;
+    const turn = improvised ?? script.turns[index];
+    if (turn && index >= 0) {
+      used[index] = true;
       answeredTurn(index);
       res.once("close", () => markAnswered[index]?.()); // 回答交出去了（或者连接断了），等它的轮可以动了
     }

@@ -191,6 +191,57 @@ describe("npm run demo", () => {
   });
 });
 
+// 没有密钥也能试 REPL：在伪终端里照读者的样子敲——每一句都等回到提示符“> ”再敲
+describe("npm run demo -- NN --repl：离线的 REPL", () => {
+  const terminal = hasTerminalTool();
+  function repl(args: string[], steps: { after: string; send: string }[]) {
+    const command = [process.execPath, "--import", TSX, path.join(ROOT, "scripts", "demo.ts"), ...args].map((a) => `'${a}'`).join(" ");
+    const child = spawn("script", ["-qfec", command, "/dev/null"], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir(), LANG: "C.UTF-8", TERM: "dumb" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let output = "";
+    let from = 0;
+    const onData = (d: Buffer) => {
+      output += d;
+      // 一块输出里可能连着好几步等的东西：能做的都做掉
+      for (let at = steps[0] ? output.indexOf(steps[0].after, from) : -1; at >= 0; at = steps[0] ? output.indexOf(steps[0].after, from) : -1) {
+        const step = steps.shift()!;
+        from = at + step.after.length;
+        child.stdin.write(step.send);
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    return new Promise<{ code: number | null; output: string }>((resolve) => child.on("close", (code) => resolve({ code, output: output.replace(/\r/g, "") })));
+  }
+
+  it("第 9 章：敲“跑 ls”，真的问 y/N，答 y 才执行", { skip: !terminal && "需要 util-linux 的 script", timeout: 60_000 }, async () => {
+    const { code, output } = await repl(["9", "--repl"], [
+      { after: "> ", send: "跑 ls\r" },
+      { after: "[y/N] ", send: "y\r" },
+      { after: "> ", send: "/exit\r" },
+    ]);
+    assert.match(output, /可以试：[\s\S]*跑 ls -l：它调用 bash，先在终端上问你 y\/N/);
+    assert.match(output, /\[权限\] 允许执行 bash: ls 吗？\[y\/N\] y/);
+    assert.match(output, /工具回来了[\s\S]*notes\.txt/);
+    assert.equal(code, 0, output);
+  });
+
+  it("第 12 章：敲“慢一点”再按 Ctrl-C，打断的是这次请求，REPL 接着等", { skip: !terminal && "需要 util-linux 的 script", timeout: 60_000 }, async () => {
+    const { code, output } = await repl(["12", "--repl"], [
+      { after: "> ", send: "慢一点\r" },
+      { after: "秒后才回答：按 Ctrl-C 打断它", send: "\x03" },
+      { after: "[已中断", send: "你好\r" },
+      { after: "你说的是", send: "/exit\r" },
+    ]);
+    assert.match(output, /\[已中断。再按一次 Ctrl-C 退出\]/);
+    assert.match(output, /（脚本模型）你说的是：“你好”/);
+    assert.equal(code, 0, output);
+  });
+});
+
 describe("根目录 README", () => {
   it("章节索引和各章 README 一致，每一章都在", () => {
     const readme = fs.readFileSync(README, "utf8");
