@@ -80,6 +80,22 @@ export function chapterDirs(): string[] {
   return fs.readdirSync(CHAPTERS).filter((d) => /^\d\d-/.test(d)).sort();
 }
 
+// 一章目录里的全部文件（相对路径，/ 分隔，含 README.md），不算 node_modules、运行留下的 .harness/ 和日志
+const NOT_CHAPTER_FILES = new Set(["node_modules", ".harness", ".DS_Store"]);
+export function chapterFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      if (NOT_CHAPTER_FILES.has(e.name) || e.name.endsWith(".log")) continue;
+      const p = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(p);
+      else out.push(p);
+    }
+  };
+  walk("");
+  return out.sort();
+}
+
 // "6"、"06"、"06-tool-registry" 都认
 export function findChapter(arg: string): string | undefined {
   const n = arg.match(/^(\d+)/)?.[1];

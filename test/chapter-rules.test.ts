@@ -4,13 +4,11 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { CHAPTERS, FIXTURES, chapterDirs, compareTranscripts, listScenarios, scenariosFor } from "../shared/scenario.ts";
+import { CHAPTERS, FIXTURES, chapterDirs, chapterFiles, compareTranscripts, listScenarios, scenariosFor } from "../shared/scenario.ts";
 
 const HEADINGS = ["## 这一章加了什么", "## 改了哪些文件", "## 跑起来", "## 你应该看到", "## 常见坑", "## 动手试试", "## 测试会检查什么"];
 const CHANGED = "## 改了哪些文件";
 const CHANGED_NAME = CHANGED.slice(3);
-// 运行时可能在章节目录里留下的东西（与 .gitignore 一致），不算章节内容
-const IGNORED = new Set(["node_modules", ".harness", ".DS_Store"]);
 
 interface Readme {
   lines: string[];
@@ -97,17 +95,7 @@ function listedFiles(r: Readme): { files: string[]; problems: string[] } {
 
 // 章节目录里的全部文件（相对路径，/ 分隔），不含本章的 README.md
 function filesOf(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (rel: string) => {
-    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-      if (IGNORED.has(e.name) || e.name.endsWith(".log")) continue;
-      const p = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(p);
-      else if (p !== "README.md") out.push(p);
-    }
-  };
-  walk("");
-  return out.sort();
+  return chapterFiles(dir).filter((p) => p !== "README.md");
 }
 
 function deltaProblems(chapter: string, prev: string | undefined, listed: string[]): string[] {

@@ -5,12 +5,8 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
+import { CHAPTERS, ROOT, chapterDirs, chapterFiles } from "../shared/scenario.ts";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const CHAPTERS = path.join(ROOT, "chapters");
-// 运行时可能在章节目录里留下的东西（与 .gitignore 一致），不算章节内容
-const IGNORED = new Set(["node_modules", ".harness", ".DS_Store"]);
 
 interface Name {
   name: string;
@@ -73,30 +69,11 @@ const CONCEPTS: [number, string, RegExp][] = [
   [22, "JSON-RPC", /json-?rpc/i],
 ];
 
-function chapterDirs(): string[] {
-  return fs.readdirSync(CHAPTERS).filter((d) => /^\d\d-/.test(d)).sort();
-}
-
-// 章节目录里的全部文件（相对路径，/ 分隔），含 README.md
-function filesOf(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (rel: string) => {
-    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-      if (IGNORED.has(e.name) || e.name.endsWith(".log")) continue;
-      const p = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(p);
-      else out.push(p);
-    }
-  };
-  walk("");
-  return out.sort();
-}
-
 // 各章第一次出现的文件，按文件名（tools/bash.ts → bash.ts）
 function introducedFiles(): Map<string, number> {
   const first = new Map<string, number>();
   for (const chapter of chapterDirs()) {
-    for (const f of filesOf(path.join(CHAPTERS, chapter))) {
+    for (const f of chapterFiles(path.join(CHAPTERS, chapter))) {
       const base = path.posix.basename(f);
       if (base !== "README.md" && !first.has(base)) first.set(base, Number(chapter.slice(0, 2)));
     }
@@ -182,7 +159,7 @@ describe("快照不知道未来", () => {
     const nn = Number(chapter.slice(0, 2));
     it(`${chapter} 不提后面各章才有的文件、工具和概念`, () => {
       const dir = path.join(CHAPTERS, chapter);
-      const problems = filesOf(dir).flatMap((f) => futureMentions(nn, `chapters/${chapter}/${f}`, fs.readFileSync(path.join(dir, f), "utf8"), names));
+      const problems = chapterFiles(dir).flatMap((f) => futureMentions(nn, `chapters/${chapter}/${f}`, fs.readFileSync(path.join(dir, f), "utf8"), names));
       if (problems.length > 0) assert.fail(`${problems.length} 处提到了后面的章：\n${problems.join("\n")}`);
     });
   }
