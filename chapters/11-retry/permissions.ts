@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describeJsonError } from "./json.ts";
 import type { Tool } from "./registry.ts";
+import { safeLine } from "./terminal.ts";
 import { resolveInside } from "./workspace.ts";
 
 type Tier = "allow" | "ask" | "deny";
@@ -207,12 +208,7 @@ export function decide(policy: Policy, tool: string, args: Record<string, unknow
 
 // 模型的文字原样打到终端上，\r 和 ESC 序列能把问题改写成别的样子：控制字符和双向文字控制符一律显示成转义
 export function visible(text: string): string {
-  return text.replace(/[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
-    if (c === "\n") return "\\n";
-    if (c === "\r") return "\\r";
-    const code = c.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
-  });
+  return safeLine(text); // 和回答、调用行同一套显形（terminal.ts）：␛[2K、\r、\u202e
 }
 
 // 给一个工具套上权限检查：登记进注册表的是这层外壳，注册表和循环都不用知道权限这回事
