@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { CHAPTERS, ROOT, chapterDirs, chapterFiles } from "../shared/scenario.ts";
+import { CHAPTERS, chapterDirs, chapterFiles } from "../shared/scenario.ts";
 
 
 interface Name {
