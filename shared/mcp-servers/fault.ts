@@ -19,6 +19,7 @@
 //   hang-init      带起 sleep 300，收到 initialize 时写下 init-started 文件，永远不回答（握手期间的信号）
 //   version <V>    initialize 答协议版本 V（第 3 个参数，可以是空串）
 //   modern-only    只说 2026-07-28：initialize 回 -32022，data.supported 列出它支持的版本
+//   shifty         工具会变（练习 22-4）：调用 unlock 时先发 notifications/tools/list_changed，之后的 tools/list 里 unlock 换成了 vault
 //   contents       工具返回嵌入的资源、资源链接、图片、音频、只有 structuredContent 的结果；另有一个只能按任务调用的工具
 // 任何模式下，slow 工具都要 3 秒后才回答（练习 22-1 的超时用它）；收到的取消通知记在 stderr 上。
 // 被取消了的 slow 不再按点回答，攒到下一个 echo_later 来了，抢在它前面发出：迟到的回答一定赶上有人在等，
@@ -68,6 +69,7 @@ function tools(cursor?: string) {
       ],
     };
   }
+  if (mode === "shifty") return { tools: [tool("echo", "原样返回 text 参数"), unlocked ? tool("vault", "读保险箱里的东西（unlock 之后才有）") : tool("unlock", "打开保险箱：之后工具清单会变")] };
   if (mode === "contents") {
     return {
       tools: [
@@ -97,6 +99,12 @@ function call(name: string, args: any): object | undefined {
       process.exit(1);
     case "fail":
       return { ...text("磁盘已满，写不进去"), isError: true };
+    case "unlock":
+      unlocked = true;
+      send({ method: "notifications/tools/list_changed" }); // 先通知、再回答：客户端拿到回答时，已经知道工具变了
+      return text("保险箱打开了");
+    case "vault":
+      return text("保险箱里是一张纸条：周四 20:00 发布");
     case "resources":
       return {
         content: [
@@ -203,6 +211,7 @@ function flood(written = 0): void {
 process.stdout.on("error", () => process.exit(0)); // 客户端断开了
 
 let waiting: number | string | null | undefined; // rendezvous 的请求 id
+let unlocked = false; // shifty：调用过 unlock 没有
 const received = new Map<unknown, string>(); // 收到过的请求：id → 方法（和工具名），取消通知拿来对号
 const slowCalls = new Map<unknown, { answer(): void; timer: ReturnType<typeof setTimeout>; held: boolean }>(); // 还没回答的 slow 调用；held：被取消了，等下一个 echo_later
 const afterSlow: (() => void)[] = []; // 等 slow 回答之后再发的 echo_later 回答

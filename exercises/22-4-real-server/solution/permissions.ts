@@ -1,0 +1,247 @@
+// permissions.ts：三档权限 allow / ask / deny。规则写在工作目录的 .harness/settings.json 里，用 Claude Code 的写法：
+// {"permissions": {"allow": ["bash(git status)"], "ask": ["bash(git push*)"], "deny": ["bash(rm *)"]}}。
+// 第 22 章改动：写 mcp.json 也要问，allow 也放不行——它里面的 command，下一次启动就会执行。
+import fs from "node:fs";
+import path from "node:path";
+import { describeJsonError } from "./json.ts";
+import type { Tool } from "./registry.ts";
+import { safeLine } from "./terminal.ts";
+import { resolveInside } from "./workspace.ts";
+
+type Tier = "allow" | "ask" | "deny";
+const TIERS: Tier[] = ["deny", "ask", "allow"];
+
+// tool 和 pattern 里的 * 匹配任意一串字符；bash 的 pattern 已经按命令的写法规范过（见 splitCommand）
+export interface Rule {
+  text: string; // 文件里的原文，报告时用
+  tool: string;
+  pattern?: string;
+  broken?: boolean; // 写坏了的 deny/ask 换成的“这个工具每次都问”
+}
+export type Policy = Record<Tier, Rule[]>;
+
+// 在终端上问一句 y/N；没有终端可问时是 undefined
+export type Confirm = ((question: string, signal?: AbortSignal) => Promise<boolean>) | undefined;
+
+// Claude Code 的工具名首字母大写，它的规则抄过来也要能用
+const ALIASES: Record<string, string> = { Bash: "bash", Read: "read_file", Write: "write_file", Edit: "edit_file" };
+
+export function loadPolicy(cwd: string): Policy {
+  const policy: Policy = { allow: [], ask: [], deny: [] };
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(cwd, ".harness", "settings.json"), "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") console.error(`警告: 读不了 .harness/settings.json，权限规则不生效：${(e as Error).message}`);
+    return policy;
+  }
+  let settings: any;
+  try {
+    settings = JSON.parse(text);
+  } catch {
+    // 坏掉的配置不能当成“全部放行”，也不该让 harness 起不来：退回最安全的默认——每次都问。
+    // 坏在哪由 json.ts 来说：JSON.parse 的原话随 Node 版本而变
+    console.error(`警告: .harness/settings.json 不是合法 JSON（${describeJsonError(text)}），权限规则不生效，每次调用都要确认`);
+    return policy;
+  }
+  const rules: Record<string, unknown> = settings?.permissions ?? {}; // 文件里写的是 null，也只是没有规则
+  for (const tier of TIERS) {
+    const list = rules[tier] ?? [];
+    for (const entry of Array.isArray(list) ? list : [list]) {
+      const rule = parseRule(entry);
+      if (rule) {
+        policy[tier].push(rule);
+        continue;
+      }
+      const shown = visible(JSON.stringify(entry) ?? String(entry));
+      if (tier === "allow") {
+        console.error(`警告: .harness/settings.json 的 allow 规则 ${shown} 看不懂，已忽略`);
+        continue;
+      }
+      // 看不懂的 deny、ask 不能让限制变松：它要管的那个工具（认不出是哪个，就是所有工具）从此每次都问
+      const tool = typeof entry === "string" ? (parseRule(entry.split("(")[0])?.tool ?? "*") : "*";
+      console.error(`警告: .harness/settings.json 的 ${tier} 规则 ${shown} 看不懂；为了不放松限制，${tool === "*" ? "所有工具" : tool} 的每次调用都要确认`);
+      policy.ask.push({ text: String(entry), tool, broken: true });
+    }
+  }
+  return policy;
+}
+
+// "bash"、"Bash(npm test *)"、"Bash(npm test:*)"（老写法，等于 "npm test" 或 "npm test ..."）、"mcp__fs__read_*"
+export function parseRule(entry: unknown): Rule | undefined {
+  if (typeof entry !== "string") return undefined;
+  const m = entry.trim().match(/^([\w*-]+)(?:\((.+)\))?$/s);
+  if (!m) return undefined;
+  const tool = ALIASES[m[1]] ?? m[1];
+  if (m[2] === undefined) return { text: entry, tool };
+  let pattern = m[2].replace(/:\*$/, " *");
+  if (tool === "bash") {
+    // 模式和命令用同一套规则规范：`git  "push"` 和 `git push` 是同一条命令
+    const parsed = splitCommand(pattern);
+    if (!parsed || parsed.commands.length !== 1) return undefined; // 引号不配对，或者一条规则里写了几条命令
+    pattern = parsed.commands[0];
+  }
+  return { text: entry, tool, pattern };
+}
+
+// 一行 bash 拆成简单命令：在引号外的 ; && || | & 和换行处断开，每条命令的词去掉引号、用一个空格连起来。
+// unsafe：有命令替换 $(…)、反引号、进程替换 <(…)、或者把输出重定向进文件——规则看不清这些会做什么，只能问人。
+// 引号不配对返回 undefined
+export function splitCommand(line: string): { commands: string[]; unsafe: boolean } | undefined {
+  const commands: string[][] = [[]];
+  let word: string | undefined; // 正在拼的词；undefined 表示在词与词之间
+  let quote = "";
+  let unsafe = false;
+  const endWord = () => {
+    if (word !== undefined) commands[commands.length - 1].push(word);
+    word = undefined;
+  };
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote === "'") {
+      if (c === "'") quote = "";
+      else word += c;
+      continue;
+    }
+    if (quote === "$'" && c === "'") {
+      quote = ""; // $'…' 里反斜杠能转义单引号，所以它自成一种引号
+      continue;
+    }
+    if (c === "\\") {
+      i++; // 反斜杠让下一个字符失去特殊含义；反斜杠加换行是续行
+      if (i < line.length && line[i] !== "\n") word = (word ?? "") + line[i];
+      continue;
+    }
+    if (c === "`" || (c === "$" && line[i + 1] === "(")) unsafe = true; // 双引号里照样会执行
+    if (quote) {
+      if (c === quote) quote = "";
+      else word += c;
+      continue;
+    }
+    if (c === "'" || c === '"' || (c === "$" && line[i + 1] === "'")) {
+      quote = c === "$" ? "$'" : c;
+      i += c === "$" ? 1 : 0;
+      word ??= "";
+    } else if (c === "#" && word === undefined) {
+      while (i + 1 < line.length && line[i + 1] !== "\n") i++; // 注释：到行尾为止都不是命令
+    } else if ((c === "<" || c === ">") && line[i + 1] === "(") {
+      unsafe = true;
+      word = (word ?? "") + c;
+    } else if (c === ">" || (c === "&" && line[i + 1] === ">")) {
+      // 重定向：2>&1、>/dev/null 不写文件，照常比；别的目标都算 unsafe
+      const op = line.slice(i).match(/^&?>[>|]?\s*/)![0];
+      const target = line.slice(i + op.length).match(/^(&\d+|&-|\/dev\/null)(?=[\s;&|]|$)/)?.[0];
+      if (target === undefined) unsafe = true;
+      word = (word ?? "") + op.trim() + (target ?? "");
+      i += op.length + (target?.length ?? 0) - 1;
+    } else if (";&|\n".includes(c)) {
+      endWord();
+      commands.push([]); // && || |& 会留下空命令，最后滤掉
+    } else if (c === " " || c === "\t") endWord();
+    else word = (word ?? "") + c;
+  }
+  if (quote) return undefined;
+  endWord();
+  return { commands: commands.filter((words) => words.length > 0).map((words) => words.map(shellWord).join(" ")), unsafe };
+}
+
+// 普通的词原样；带空格或 shell 特殊字符的加单引号，免得 `echo 'a b'` 和 `echo a b` 看起来一样
+function shellWord(word: string): string {
+  return /^[^\s'"\\$`;&|<>(){}#!]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+function glob(pattern: string, text: string): boolean {
+  const escaped = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
+  // 末尾的 " *" 也匹配不带参数的命令：bash(npm test *) 放行 npm test
+  return new RegExp(`^${escaped.join(".*")}$`, "s").test(text) || (pattern.endsWith(" *") && text === pattern.slice(0, -2));
+}
+
+// 规则比的是什么：bash 比每条简单命令；别的工具比参数 path（工作目录里的写成相对路径，连同符号链接解开后的样子）。
+// undefined 表示这次调用里没有能比的东西
+function subjectsOf(tool: string, args: Record<string, unknown>): { subjects: (string | undefined)[]; unsafe: boolean } {
+  if (tool === "bash") {
+    const command = typeof args.command === "string" ? args.command : "";
+    const split = splitCommand(command); // 引号不配对：bash 自己会报错，但规则也不能替它放行
+    return split ? { subjects: split.commands, unsafe: split.unsafe } : { subjects: [command.trim()], unsafe: true };
+  }
+  if (typeof args.path !== "string") return { subjects: [undefined], unsafe: false };
+  const cwd = process.cwd();
+  const show = (abs: string) => (path.relative(cwd, abs).startsWith("..") ? abs : path.relative(cwd, abs) || ".");
+  const forms = [show(path.resolve(cwd, args.path))];
+  try {
+    forms.push(path.relative(fs.realpathSync(cwd), resolveInside(cwd, args.path)) || ".");
+  } catch {
+    // 在工作目录外面：写文件的工具自己会拒绝
+  }
+  return { subjects: [...new Set(forms)], unsafe: false };
+}
+
+export interface Verdict {
+  decision: Tier;
+  rule?: string; // 起作用的那条规则
+  why?: "config" | "unsafe" | "broken"; // 规则放行不了、一定要问人的原因
+  suggest?: string[]; // 没有终端时，建议用户加进 allow 的规则
+}
+
+// fallback：没有规则说话时怎么办。bash 默认要问；读写文件默认放行（第 08 章已经把写关在工作目录里）
+export function decide(policy: Policy, tool: string, args: Record<string, unknown>, fallback: "allow" | "ask" = "ask"): Verdict {
+  const { subjects, unsafe } = subjectsOf(tool, args);
+  // 没有能比的东西时，带模式的 deny、ask 照样算数（拿不准就不放松），allow 不算
+  const hits = (rule: Rule, subject: string | undefined, strict: boolean) =>
+    glob(rule.tool, tool) && (rule.pattern === undefined || (subject === undefined ? strict : glob(rule.pattern, subject)));
+  const find = (tier: Tier) => policy[tier].find((rule) => subjects.some((s) => hits(rule, s, true)));
+  const allowed = (s: string | undefined) => policy.allow.some((rule) => hits(rule, s, false));
+
+  const deny = find("deny");
+  if (deny) return { decision: "deny", rule: deny.text };
+  // 模型不能改自己的规则和配置：下一次启动时，它写进去的东西就成了用户的意思
+  const writes = tool === "write_file" || tool === "edit_file";
+  if (writes && subjects.some((s) => s !== undefined && /^(\.harness(\/|$)|mcp\.json$)/i.test(s))) return { decision: "ask", why: "config" };
+  const ask = find("ask");
+  if (ask) return { decision: "ask", rule: ask.text, why: ask.broken ? "broken" : undefined };
+  // 带模式的 allow 看不清 $(…) 里、> 后面是什么；只写了工具名的 allow 本来就放行这个工具的一切
+  if (unsafe && !policy.allow.some((rule) => rule.pattern === undefined && glob(rule.tool, tool))) return { decision: "ask", why: "unsafe" };
+  if (subjects.every(allowed)) return { decision: "allow" };
+  const suggest = subjects.filter((s) => !allowed(s)).map((s) => (s === undefined ? tool : `${tool}(${s})`));
+  return { decision: fallback, suggest };
+}
+
+// 模型的文字原样打到终端上，\r 和 ESC 序列能把问题改写成别的样子：控制字符和双向文字控制符一律显示成转义
+export function visible(text: string): string {
+  return safeLine(text); // 和回答、调用行同一套显形（terminal.ts）：␛[2K、\r、\u202e
+}
+
+// 给一个工具套上权限检查：登记进注册表的是这层外壳，注册表和循环都不用知道权限这回事
+export function guard(tool: Tool, policy: Policy, confirm: Confirm, fallback: "allow" | "ask" = "ask"): Tool {
+  const name = tool.definition().name;
+  return {
+    definition: () => tool.definition(),
+    async execute(args, signal) {
+      const parsed = JSON.parse(args); // 注册表已经确认过它是一个 JSON 对象；规则比的是解析后的值，不是原文
+      const shown = visible(`${name}: ${name === "bash" ? String(parsed.command ?? "") : JSON.stringify(parsed)}`);
+      const { decision, rule, why, suggest } = decide(policy, name, parsed, fallback);
+      if (decision === "deny") {
+        console.error(`[权限] 拒绝 ${shown}（deny 规则 "${visible(rule!)}"）`);
+        return `错误: 权限规则 "${rule}" 禁止这次调用，没有执行。换一种不违反规则的做法，或者请用户修改 .harness/settings.json。`;
+      }
+      if (decision === "ask") {
+        if (!confirm) {
+          console.error(`[权限] 没有终端可以确认，拒绝 ${shown}`);
+          return `错误: 这次调用需要用户确认，但现在没有终端可以问（输入不是终端），按拒绝处理，没有执行。${howToAllow(name, why, rule, suggest)}`;
+        }
+        if (!(await confirm(`[权限] 允许执行 ${shown} 吗？[y/N] `, signal))) return "错误: 用户拒绝了这次调用，没有执行。";
+      }
+      return tool.execute(args, signal);
+    },
+  };
+}
+
+// 没有终端时，告诉模型（再由它转告用户）怎样才能放行
+function howToAllow(tool: string, why: Verdict["why"], rule: string | undefined, suggest: string[] = []): string {
+  if (why === "config") return "这是在改 harness 自己的规则或配置，不管规则怎么写都要用户在终端上确认；请用户自己修改。";
+  if (why === "unsafe") return "命令里有 $(…)、反引号、<(…) 或写进文件的重定向，规则不会自动放行这种命令；换成不用这些写法的命令，或者请用户在终端上运行。";
+  if (why === "broken") return `.harness/settings.json 里的规则 "${rule}" 看不懂，为了不放松限制，${tool} 每次都要用户确认；请用户修好这条规则。`;
+  if (rule) return `ask 规则 "${rule}" 要求每次都由用户确认。`;
+  const rules = suggest.map((s) => JSON.stringify(s)).join("、");
+  return `要放行，用户可以在 .harness/settings.json 的 permissions.allow 里加${suggest.length > 1 ? "这几条规则：" : "一条规则，比如 "}${rules}。`;
+}
