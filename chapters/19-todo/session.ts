@@ -37,7 +37,8 @@ export function createSession(cwd: string, now = new Date()): Session {
 // 读回一个会话：id 不给就取最新的。找不到时返回一句说明
 export function loadSession(cwd: string, id?: string): { session: Session; history: Message[] } | string {
   const dir = sessionsDir(cwd);
-  const ids = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".jsonl")).map((f) => f.slice(0, -6)).sort() : [];
+  // 只认我们自己起的名字：目录里别的文件（仓库里带来的、名字里夹着 ESC 序列的）不是会话，它的名字也不该印到屏幕上
+  const ids = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".jsonl")).map((f) => f.slice(0, -6)).filter(isSessionId).sort() : [];
   const chosen = id ?? ids.at(-1);
   if (!chosen) return "还没有可以接着聊的会话（.harness/sessions/ 是空的）";
   if (!ids.includes(chosen)) return `找不到会话 ${chosen}（在 .harness/sessions/ 下）`;
