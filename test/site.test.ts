@@ -12,9 +12,11 @@ import { FIXTURES, ROOT, chapterDirs } from "../shared/scenario.ts";
 import { buildSite, type SiteResult } from "../scripts/site/build.ts";
 
 const OUT = path.join(ROOT, ".cache", "site-test");
-// experiment-1：第 22 章，有 JSON-RPC；cache-grows：第 13 章，用量行从这一章开始
+// experiment-1：第 22 章，有 JSON-RPC；experiment-2：官方 filesystem 服务器的 14 个工具（tools/list 很长的一行）；
+// cache-grows：第 13 章，用量行从这一章开始
 const WIRE = [
   { chapter: "22-mcp-client", name: "experiment-1" },
+  { chapter: "22-mcp-client", name: "experiment-2" },
   { chapter: "13-usage-and-cache", name: "cache-grows" },
 ];
 
@@ -83,6 +85,10 @@ describe("npm run site：网页的结构", () => {
     }
     assert.ok(page.includes("harness → time") && page.includes("time → harness"), "两个方向都要有");
     assert.ok(!page.includes(os.tmpdir() + "/lh-"), "临时目录应该换成 $WORK 之类");
+    // 日期和脚本模型计 token 时一样换成 2026-01-01；十几个工具的 tools/list 那一行折起来
+    assert.ok(!page.includes(new Date().toISOString().slice(0, 10)), "system prompt 里的今天应该换成 2026-01-01");
+    const two = read("wire/22-mcp-client/experiment-2.html");
+    assert.match(two, /<details><summary><code>[^]*?tools[^]*?…（共 \d+ 个字符，点开看全文）<\/summary>/, "长的 tools/list 应该折起来");
     assert.deepEqual(result.mismatched, [], "录线路时的转录应当和 expected.txt 一样");
   });
 

@@ -8,11 +8,15 @@ import { codeBlock, escapeHtml, inlineCode, transcriptBlock } from "./markup.ts"
 import type { Recording } from "./record.ts";
 
 const CLIP = 3000;
+const FOLD = 240; // JSON-RPC 的一行超过这么多字符就折起来
 
-// 临时目录、仓库位置、node 的路径每台机器都不一样，换成转录里用的那套写法
+// 临时目录、仓库位置、node 的路径每台机器都不一样，换成转录里用的那套写法；
+// 今天的日期（system prompt 里有）换成 2026-01-01：脚本模型计 token 之前也这么换，网页和数字说的是同一天
+const TODAY = new Date().toISOString().slice(0, 10);
 function normalize(text: string): string {
   const tmp = os.tmpdir().replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return text
+    .replaceAll(TODAY, "2026-01-01")
     .replace(new RegExp(`${tmp}/lh-[A-Za-z0-9]{6}/(work|home)(?![\\w.-])`, "g"), (_m, w: string) => (w === "work" ? "$WORK" : "$HOME"))
     .replace(new RegExp(`${tmp}/lh-[A-Za-z0-9]{6}(?![\\w.-])`, "g"), "$TMP")
     .replaceAll(process.execPath, "$NODE")
@@ -134,8 +138,10 @@ function rpcTable(rec: Recording): string {
     const arrow = l.dir === "out" ? `harness → ${escapeHtml(l.server)}` : `${escapeHtml(l.server)} → harness`;
     let text = normalize(l.line);
     if (Buffer.byteLength(l.line) < l.bytes) text += ` …（整行 ${l.bytes} 字节）`;
-    const breakable = escapeHtml(text).replace(/([,{])(?=\S)/g, "$1<wbr>");
-    return `<tr class="${l.dir}"><td class="ms">${(l.t - t0).toFixed(1)}</td><td class="dir">${arrow}</td><td class="line"><code>${breakable}</code></td></tr>`;
+    const breakable = (t: string) => escapeHtml(t).replace(/([,{])(?=\S)/g, "$1<wbr>");
+    // 长的一行（十几个工具的 tools/list）折起来：先给开头，点开看全文
+    const cell = text.length > FOLD ? `<details><summary><code>${breakable(text.slice(0, FOLD))}</code> …（共 ${text.length} 个字符，点开看全文）</summary><code>${breakable(text)}</code></details>` : `<code>${breakable(text)}</code>`;
+    return `<tr class="${l.dir}"><td class="ms">${(l.t - t0).toFixed(1)}</td><td class="dir">${arrow}</td><td class="line">${cell}</td></tr>`;
   });
   return `<h2 id="jsonrpc">JSON-RPC：harness 和 MCP 服务器之间的每一行</h2>
 <p class="note">一个窃听器（<code>scripts/site/tap.ts</code>）站在每个服务器前面，原样转发字节，每凑满一行记一条。左列是从第一行算起的毫秒数。服务器的 stderr 不经过它（那是日志通道），在上面的转录里。</p>
