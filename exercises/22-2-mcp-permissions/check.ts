@@ -91,6 +91,22 @@ export const requirements: Requirement[] = [
     },
   },
   {
+    name: "(a) 问题里的命令和环境变量显形：值里的 \\r、ESC 序列擦不掉、改不了问题里的那一行",
+    scenario: "trust-shows-exact",
+    check(run) {
+      if (!hasTerminalTool()) return noTerminal;
+      const text = question(run, 1);
+      if (text === undefined) return `期望：kit 没批准过，启动之前在终端上问一句，以“[y/N] ”结尾；实际：没有问`;
+      // 伪终端的转录里，真的 ESC[2K、ESC[1A 会被当成终端控制删掉；显形了的（␛[2K、\\u001b[2K……）留下 [2K、[1A
+      if (!text.includes("[2K") || !text.includes("[1A")) {
+        return `期望：NOTE 的值里的 \\r、ESC[2K、ESC[1A 在问题里显形（怎么写都行，比如 ␛[2K 或 \\u001b[2K），不被终端执行；实际：问题前的输出是 ${describe(text.slice(-300))}`;
+      }
+      const tools = kitTools(run, 1);
+      if (tools.length > 0) return `期望：答了 n，kit 不启动，tools 里没有 mcp__kit__ 开头的；实际：${describe(tools)}`;
+      return undefined;
+    },
+  },
+  {
     name: "(a) 批准记下来了：同一个目录、同一条命令，第二次运行不再问",
     scenario: "trust-ask-remembered",
     check(run) {

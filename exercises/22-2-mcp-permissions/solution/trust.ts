@@ -6,10 +6,12 @@ import os from "node:os";
 import path from "node:path";
 import type { ServerConfig } from "./mcp.ts";
 import type { Confirm } from "./permissions.ts";
+import { safeLine } from "./terminal.ts";
+import crypto from "node:crypto";
 
-// 批准的是 mcp.json 里写的原样（${VAR} 还没展开）：仓库能决定的只有这段文字；
-// 变量的值来自你自己的环境，不是仓库的手笔，也就不必把你的令牌抄进批准记录里
-type Written = { command: string; args: string[]; env: Record<string, string> };
+// 记下的是 mcp.json 里写的原样（${VAR} 还没展开），外加进程真正收到的那些字节的指纹（exact）：
+// 批准绑在你看过的那一份上，展开后差一个字节也要再问；令牌只进指纹，不以原文抄进批准记录
+type Written = { command: string; args: string[]; env: Record<string, string>; exact?: string };
 // { 工作目录的绝对路径: { 服务名: 批准过的原样 } }
 type Approvals = Record<string, Record<string, Written>>;
 
@@ -22,20 +24,26 @@ export function trustFile(): string {
 // connectMcpServers 的 approve：批准过、命令没变，直接放行；否则有终端就问，没终端就跳过并说明怎么批准
 export function approver(cwd: string, ask: Confirm, log: (line: string) => void) {
   return async (name: string, config: ServerConfig): Promise<boolean> => {
-    const written: Written = config.written ?? { command: config.command, args: config.args, env: config.env };
+    const exact = fingerprint(config);
+    const written: Written = { ...(config.written ?? { command: config.command, args: config.args, env: config.env }), exact };
     const approvals = load(log);
     const before = approvals?.[cwd]?.[name];
-    if (before && same(before, written)) return true;
+    if (before && same(before, written) && (before.exact === undefined || before.exact === exact)) return true;
     const why = before ? "它的命令和你上次批准的不一样了" : "还没有批准过";
     if (!ask) {
       log(`警告: MCP 服务 "${name}" ${why}，没有终端可以问，跳过。要启动它，在终端里、在这个目录运行一次 harness，看过命令后答 y（批准记在 ${trustFile()}）`);
       return false;
     }
-    // 给人看的是真正要执行的那一行：${VAR} 已经展开；env 照写的原样列出，不把你的令牌印在屏幕上
+    // 给人看的是进程真正收到的 argv 和 env：${VAR} 已经展开，每个字都显形（mcp.json 是别人写的，
+    // 一个值里的 \r、ESC[2K、ESC[1A 就能擦掉上一行、画一条无害的命令）。只有整个值都取自你环境的变量（${TOKEN}）
+    // 不印原文：那是你自己的令牌，不是仓库的手笔
     const lines = [`mcp.json 要启动 MCP 服务 "${name}"（${why}）：`, `  命令: ${[config.command, ...config.args].map(shellWord).join(" ")}`];
-    for (const [key, value] of Object.entries(written.env)) lines.push(`  环境变量: ${key}=${value}`);
+    for (const [key, value] of Object.entries(config.env)) {
+      const from = (config.written?.env[key] ?? "").match(/^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/)?.[1];
+      lines.push(`  环境变量: ${shellWord(key)}=${from ? `（你环境里 ${from} 的值，${value.length} 个字符）` : shellWord(value)}`);
+    }
     lines.push(`这条命令会以你的身份运行。启动它吗？[y/N] `);
-    if (!(await ask(lines.join("\n")))) return false;
+    if (!(await ask(lines.map(safeLine).join("\n")))) return false;
     if (approvals) save({ ...approvals, [cwd]: { ...approvals[cwd], [name]: written } }, log);
     return true;
   };
@@ -74,7 +82,14 @@ function same(a: Written, b: Written): boolean {
   return a.command === b.command && JSON.stringify(a.args ?? []) === JSON.stringify(b.args) && env(a.env) === env(b.env);
 }
 
-// 带空格、引号的参数加上引号，屏幕上的一行和真正执行的参数一一对应
+// 带空格、引号、控制字符的参数写成 JSON 字符串（\n、\u001b、\\ 都写明），屏幕上的一行和真正执行的参数一一对应，
+// 原文里的反斜杠和显形出来的转义也分得清
 function shellWord(arg: string): string {
-  return /^[\w./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+  return /^[\w./:=@%+,-]+$/.test(arg) ? arg : JSON.stringify(arg);
+}
+
+// 进程真正收到的字节：命令、参数、（配置里的）环境变量，按键排好
+function fingerprint(config: ServerConfig): string {
+  const env = Object.entries(config.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return crypto.createHash("sha256").update(JSON.stringify([config.command, config.args, env])).digest("hex");
 }
