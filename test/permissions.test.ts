@@ -15,15 +15,26 @@ const copies = [
 
 const knowsMcp = (dir: string) => !dir.startsWith(CHAPTERS + path.sep) || path.basename(dir) >= "22";
 
-const policy = (rules: Record<string, unknown>, mod: any) => {
+// 规则写进用户设置（~/.harness/settings.json，总是算数）；project 给了就写进工作目录的 .harness/settings.json
+const policy = async (rules: Record<string, unknown>, mod: any, project?: Record<string, unknown>, options: { trusted?: boolean; answer?: boolean } = {}) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perm-"));
-  fs.mkdirSync(path.join(dir, ".harness"));
-  fs.writeFileSync(path.join(dir, ".harness", "settings.json"), JSON.stringify({ permissions: rules }));
+  const home = path.join(dir, "home");
+  const work = path.join(dir, "work");
+  fs.mkdirSync(path.join(home, ".harness"), { recursive: true });
+  fs.mkdirSync(path.join(work, ".harness"), { recursive: true });
+  fs.writeFileSync(path.join(home, ".harness", "settings.json"), JSON.stringify({ permissions: rules }));
+  if (project) fs.writeFileSync(path.join(work, ".harness", "settings.json"), JSON.stringify({ permissions: project }));
+  const trustFile = path.join(home, ".harness", "trusted-folders.json");
+  if (options.trusted) fs.writeFileSync(trustFile, JSON.stringify({ folders: [fs.realpathSync(work)] }));
   const warnings: string[] = [];
+  const questions: string[] = [];
+  const confirm = options.answer === undefined ? undefined : async (q: string) => (questions.push(q), options.answer);
   const error = console.error;
   console.error = (line: string) => warnings.push(line);
   try {
-    return { policy: mod.loadPolicy(dir), warnings };
+    const p = await mod.loadPolicy(work, confirm, home);
+    const saved = fs.existsSync(trustFile) ? JSON.parse(fs.readFileSync(trustFile, "utf8")) : undefined;
+    return { policy: p, warnings, questions, saved, work: fs.realpathSync(work) };
   } finally {
     console.error = error;
     fs.rmSync(dir, { recursive: true });
@@ -37,7 +48,7 @@ it("第 09 章起每一章和每个参考答案都有 permissions.ts", () => {
 for (const dir of copies) {
   describe(path.relative(ROOT, dir), async () => {
     const mod = await import(pathToFileURL(path.join(dir, "permissions.ts")).href);
-    const bash = (rules: Record<string, unknown>, command: string) => mod.decide(policy(rules, mod).policy, "bash", { command }).decision;
+    const bash = async (rules: Record<string, unknown>, command: string) => mod.decide((await policy(rules, mod)).policy, "bash", { command }).decision;
 
     it("splitCommand：按 ; && || | & 换行拆开，引号里的不算；词去掉引号、空格规范成一个", () => {
       const cases: [string, string[]][] = [
@@ -50,17 +61,18 @@ for (const dir of copies) {
         ["ls \\; touch x", ["ls ';' touch x"]],
         ["ls # ; touch x", ["ls"]],
         ["ls # '\ntouch x #'", ["ls", "touch x"]],
-        ["echo $'a\\' ; touch x'", ["echo 'a'\\'' ; touch x'"]],
         ["npm test 2>&1 >/dev/null", ["npm test '2>&1' '>/dev/null'"]],
       ];
       for (const [line, commands] of cases) assert.deepEqual(mod.splitCommand(line), { commands, unsafe: false }, line);
     });
 
     it("splitCommand：命令替换、反引号、进程替换、写文件的重定向是 unsafe；引号不配对返回 undefined", () => {
-      for (const line of ["echo $(id)", 'echo "$(id)"', "echo `id`", "diff <(ls) b", "tee >(cat)", "echo hi > out.txt", "echo hi>>out", "ls &> out", "ls >& out"]) {
+      for (const line of ["echo $(id)", 'echo "$(id)"', "echo `id`", "diff <(ls) b", "tee >(cat)", "echo hi > out.txt", "echo hi>>out", "ls &> out", "ls >& out",
+        "cat <<EOF\n'\nEOF\nrm -rf / #'", "cat <<< x", "git $'\\x70ush'", 'git $"push"', "{rm,x}", "rm${IFS}x", "echo $HOME", "ls \\\nrm", "(rm x)", "/bin/r? x", "FOO=1 git status",
+        "env FOO=1 git push", "env -S 'rm x'", "nice -n 5 rm x", "ls | xargs rm", "find . -exec rm {} \\;", "find . -delete", "bash -c 'ls'", "sh -ec ls", "eval ls", "git -c alias.x='!id' x", "git -C sub -c core.fsmonitor=id status"]) {
         assert.equal(mod.splitCommand(line)?.unsafe, true, line);
       }
-      for (const line of ["echo '$(id)'", "echo \\$(id)", "ls 2>&1", "ls >&2", "ls &>/dev/null"]) assert.equal(mod.splitCommand(line)?.unsafe, false, line);
+      for (const line of ["echo '$(id)'", "echo \\$HOME", "ls 2>&1", "ls >&2", "ls &>/dev/null", "ls *.txt", "git -C sub status", "env git status", "timeout 5 npm test"]) assert.equal(mod.splitCommand(line)?.unsafe, false, line);
       assert.equal(mod.splitCommand("echo 'oops"), undefined);
       assert.equal(mod.splitCommand('echo "oops'), undefined);
     });
@@ -76,45 +88,58 @@ for (const dir of copies) {
       for (const bad of ["bash(git push*", "bash()", "(ls)", "", "bash(ls; rm x)", "bash(echo 'x)", 42, null]) assert.equal(mod.parseRule(bad), undefined, String(bad));
     });
 
-    it("bash：每条简单命令都要被 allow；deny > ask > allow；末尾的 * 也匹配不带参数的命令", () => {
-      assert.equal(bash({ allow: ["bash(ls*)"] }, "ls -la"), "allow");
-      assert.equal(bash({ allow: ["bash(ls*)"] }, "ls; touch x"), "ask");
-      assert.equal(bash({ allow: ["bash(ls*)", "bash(touch *)"] }, "ls; touch x"), "allow");
-      assert.equal(bash({ allow: ["Bash(git status)"] }, "git status"), "allow");
-      assert.equal(bash({ allow: ["Bash(git status)"] }, "git status --short"), "ask");
-      assert.equal(bash({ allow: ["Bash(npm test:*)"] }, "npm test"), "allow");
-      assert.equal(bash({ allow: ["Bash(npm test:*)"] }, "npm test -- --watch"), "allow");
-      assert.equal(bash({ allow: ["Bash(npm test:*)"] }, "npm testx"), "ask");
-      assert.equal(bash({ allow: ["bash(npm test *)"] }, "npm test"), "allow");
-      assert.equal(bash({ allow: ["bash(git *)"], ask: ["bash(git push*)"] }, "git push origin"), "ask");
-      assert.equal(bash({ allow: ["bash(git *)"], ask: ["bash(git push*)"] }, 'git "push"'), "ask");
-      assert.equal(bash({ allow: ["bash(rm *)"], deny: ["bash(rm -rf *)"] }, "rm -rf build"), "deny");
-      assert.equal(bash({ allow: ["bash"], deny: ["bash(git push*)"] }, "ls && git  push"), "deny");
-      assert.equal(bash({ allow: ["bash(echo *)"] }, "echo $(touch x)"), "ask");
-      assert.equal(bash({ allow: ["bash(echo *)"] }, "echo hi > f"), "ask");
-      assert.equal(bash({ allow: ["bash"] }, "echo $(id) > f"), "allow");
-      assert.equal(bash({ allow: ["bash"], ask: ["bash(echo *)"] }, "echo $(id)"), "ask");
-      assert.equal(bash({ allow: ["bash(echo *)"] }, "echo 'unbalanced"), "ask");
-      assert.equal(bash({}, "ls"), "ask");
+    it("bash：每条简单命令都要被 allow；deny > ask > allow；末尾的 * 也匹配不带参数的命令", async () => {
+      assert.equal(await bash({ allow: ["bash(ls*)"] }, "ls -la"), "allow");
+      assert.equal(await bash({ allow: ["bash(ls*)"] }, "ls; touch x"), "ask");
+      assert.equal(await bash({ allow: ["bash(ls*)", "bash(touch *)"] }, "ls; touch x"), "allow");
+      assert.equal(await bash({ allow: ["Bash(git status)"] }, "git status"), "allow");
+      assert.equal(await bash({ allow: ["Bash(git status)"] }, "git status --short"), "ask");
+      assert.equal(await bash({ allow: ["Bash(npm test:*)"] }, "npm test"), "allow");
+      assert.equal(await bash({ allow: ["Bash(npm test:*)"] }, "npm test -- --watch"), "allow");
+      assert.equal(await bash({ allow: ["Bash(npm test:*)"] }, "npm testx"), "ask");
+      assert.equal(await bash({ allow: ["bash(npm test *)"] }, "npm test"), "allow");
+      assert.equal(await bash({ allow: ["bash(git *)"], ask: ["bash(git push*)"] }, "git push origin"), "ask");
+      assert.equal(await bash({ allow: ["bash(git *)"], ask: ["bash(git push*)"] }, 'git "push"'), "ask");
+      assert.equal(await bash({ allow: ["bash(rm *)"], deny: ["bash(rm -rf *)"] }, "rm -rf build"), "deny");
+      assert.equal(await bash({ allow: ["bash"], deny: ["bash(git push*)"] }, "ls && git  push"), "deny");
+      assert.equal(await bash({ allow: ["bash(echo *)"] }, "echo $(touch x)"), "ask");
+      assert.equal(await bash({ allow: ["bash(echo *)"] }, "echo hi > f"), "ask");
+      assert.equal(await bash({ allow: ["bash"] }, "echo $(id) > f"), "allow");
+      assert.equal(await bash({ allow: ["bash"], ask: ["bash(echo *)"] }, "echo $(id)"), "ask");
+      assert.equal(await bash({ allow: ["bash(echo *)"] }, "echo 'unbalanced"), "ask");
+      assert.equal(await bash({}, "ls"), "ask");
+      // 包装命令按它包着的那条比：deny 躲不开，allow 也不会因为外面套了一层就放行
+      assert.equal(await bash({ deny: ["bash(rm *)"] }, "env rm -rf x"), "deny");
+      assert.equal(await bash({ deny: ["bash(rm *)"] }, "command rm x"), "deny");
+      assert.equal(await bash({ deny: ["bash(rm *)"] }, "timeout 5 rm x"), "deny");
+      assert.equal(await bash({ allow: ["bash"], deny: ["bash(rm *)"] }, "bash -c 'ls; rm x'"), "deny");
+      assert.equal(await bash({ allow: ["bash"], deny: ["bash(rm *)"] }, "ls | xargs rm"), "deny");
+      assert.equal(await bash({ allow: ["bash"], deny: ["bash(rm *)"] }, "find . -exec rm {} \\;"), "deny");
+      assert.equal(await bash({ allow: ["bash(git *)"], ask: ["bash(git push*)"] }, "exec git push"), "ask");
+      assert.equal(await bash({ allow: ["bash(git *)"] }, "git $'\\x70ush'"), "ask");
+      assert.equal(await bash({ allow: ["bash(git *)"] }, "git -c alias.x='!id' x"), "ask");
+      assert.equal(await bash({ allow: ["bash(cat *)"] }, "cat <<EOF\n'\nEOF\nrm -rf / #'"), "ask");
+      assert.equal(await bash({ allow: ["bash(echo *)", "bash(xargs *)"] }, "echo x | xargs rm"), "ask");
+      assert.equal(await bash({ allow: ["bash(git status)"] }, "env git status"), "allow");
     });
 
-    it("看不懂的规则：一行警告点名它；坏的 deny/ask 让那个工具每次都问，坏的 allow 只是不生效", () => {
-      const broken = policy({ allow: ["bash"], deny: ["bash(git push*"] }, mod);
+    it("看不懂的规则：一行警告点名它；坏的 deny/ask 让那个工具每次都问，坏的 allow 只是不生效", async () => {
+      const broken = await policy({ allow: ["bash"], deny: ["bash(git push*"] }, mod);
       assert.equal(broken.warnings.length, 1);
       assert.match(broken.warnings[0], /^警告: .*"bash\(git push\*"/);
       assert.equal(mod.decide(broken.policy, "bash", { command: "git push" }).decision, "ask");
       assert.equal(mod.decide(broken.policy, "bash", { command: "ls" }).decision, "ask");
-      const unknown = policy({ deny: [42] }, mod);
+      const unknown = await policy({ deny: [42] }, mod);
       assert.equal(unknown.warnings.length, 1);
-      assert.equal(mod.decide(unknown.policy, "read_file", { path: "a.txt" }, "allow").decision, "ask");
-      const badAllow = policy({ allow: ["bash(ls*"] }, mod);
+      assert.equal(mod.decide(unknown.policy, "read_file", { path: "a.txt" }).decision, "ask");
+      const badAllow = await policy({ allow: ["bash(ls*"] }, mod);
       assert.equal(badAllow.warnings.length, 1);
       assert.equal(mod.decide(badAllow.policy, "bash", { command: "ls" }).decision, "ask");
     });
 
-    it("别的工具：比的是解析后的 path，规范成相对工作目录的写法；没有 path 时带模式的 deny 照样算数", () => {
-      const { policy: p } = policy({ deny: ["Read(secret*)"], ask: ["mcp__fs__move_file(docs/*)"] }, mod);
-      const read = (args: string) => mod.decide(p, "read_file", JSON.parse(args), "allow").decision;
+    it("别的工具：比的是解析后的 path，规范成相对工作目录的写法；没有 path 时带模式的 deny 照样算数", async () => {
+      const { policy: p } = await policy({ deny: ["Read(secret*)"], ask: ["mcp__fs__move_file(docs/*)"] }, mod);
+      const read = (args: string) => mod.decide(p, "read_file", JSON.parse(args)).decision;
       assert.equal(read('{"path": "\\u0073ecret.txt"}'), "deny");
       assert.equal(read('{"path": "notes.txt", "path": "secret.txt"}'), "deny");
       assert.equal(read('{"path": "./a/../secret.txt"}'), "deny");
@@ -124,18 +149,52 @@ for (const dir of copies) {
     });
 
     // mcp.json 是第 22 章才有的文件，写它要问也从那一章起（练习的参考答案都是第 22 章的副本）
-    const config = [".harness/settings.json", "sub/../.harness/x", ".HARNESS/settings.json", ...(knowsMcp(dir) ? ["mcp.json", "./mcp.json"] : [])];
-    it(`写 ${knowsMcp(dir) ? ".harness/ 和 mcp.json" : ".harness/"} 总要问，allow 也不行；deny 仍然优先；别的写照旧放行`, () => {
-      const { policy: p } = policy({ allow: ["Write", "Edit"] }, mod);
+    const config = [".harness/settings.json", "sub/../.harness/x", ".HARNESS/settings.json", ".git/config", "sub/.git/hooks/pre-commit", ".env", ".env.local", ".claude/settings.json", "AGENTS.md", "docs/CLAUDE.md", ...(knowsMcp(dir) ? ["mcp.json", "./mcp.json"] : [])];
+    it(`写 ${knowsMcp(dir) ? ".harness/、.git/、.env、AGENTS.md 这些和 mcp.json" : ".harness/、.git/、.env、AGENTS.md 这些"} 总要问，allow 也不行；deny 仍然优先；别的写照 allow 放行`, async () => {
+      const { policy: p } = await policy({ allow: ["Write", "Edit"] }, mod);
       for (const file of config) {
-        assert.equal(mod.decide(p, "write_file", { path: file, content: "" }, "allow").decision, "ask", file);
-        assert.equal(mod.decide(p, "edit_file", { path: file }, "allow").decision, "ask", file);
+        assert.equal(mod.decide(p, "write_file", { path: file, content: "" }).decision, "ask", file);
+        assert.equal(mod.decide(p, "edit_file", { path: file }).decision, "ask", file);
       }
-      assert.equal(mod.decide(p, "write_file", { path: "notes.txt" }, "allow").decision, "allow");
-      assert.equal(mod.decide(p, "write_file", { path: "docs/mcp.json" }, "allow").decision, "allow");
-      assert.equal(mod.decide(p, "read_file", { path: ".harness/settings.json" }, "allow").decision, "allow");
-      const { policy: denied } = policy({ deny: ["Write(.harness/*)"] }, mod);
-      assert.equal(mod.decide(denied, "write_file", { path: ".harness/settings.json" }, "allow").decision, "deny");
+      assert.equal(mod.decide(p, "write_file", { path: "notes.txt" }).decision, "allow");
+      assert.equal(mod.decide(p, "write_file", { path: "docs/mcp.json" }).decision, "allow");
+      assert.equal(mod.decide(p, "read_file", { path: ".harness/settings.json" }).decision, "allow");
+      const { policy: denied } = await policy({ deny: ["Write(.harness/*)"] }, mod);
+      assert.equal(mod.decide(denied, "write_file", { path: ".harness/settings.json" }).decision, "deny");
+    });
+
+    it("默认和 Claude Code 一样：工作目录里的读放行，目录外的读要问；写要问，除非 allow（工具名或 Write(…)/Edit(…) 路径模式）", async () => {
+      const { policy: none } = await policy({}, mod);
+      assert.equal(mod.decide(none, "read_file", { path: "notes.txt" }).decision, "allow");
+      assert.equal(mod.decide(none, "read_file", { path: "../../../etc/passwd" }).decision, "ask");
+      assert.equal(mod.decide(none, "read_file", { path: path.join(os.homedir(), ".ssh", "id_ed25519") }).decision, "ask");
+      assert.equal(mod.decide(none, "write_file", { path: "notes.txt" }).decision, "ask");
+      assert.equal(mod.decide(none, "edit_file", { path: "notes.txt" }).decision, "ask");
+      const { policy: docs } = await policy({ allow: ["Write(docs/*)", "edit_file"] }, mod);
+      assert.equal(mod.decide(docs, "write_file", { path: "docs/a.md" }).decision, "allow");
+      assert.equal(mod.decide(docs, "write_file", { path: "a.md" }).decision, "ask");
+      assert.equal(mod.decide(docs, "edit_file", { path: "a.md" }).decision, "allow");
+    });
+
+    it("文件夹信任：没信任前项目的 allow 不算、deny/ask 算，一行说明；信任记在用户目录里；用户设置总是算数", async () => {
+      const project = { allow: ["bash"], deny: ["bash(git push*)"] };
+      const untrusted = await policy({ allow: ["bash(echo *)"] }, mod, project);
+      assert.deepEqual(untrusted.policy.allow.map((r: any) => r.text), ["bash(echo *)"]);
+      assert.deepEqual(untrusted.policy.deny.map((r: any) => r.text), ["bash(git push*)"]);
+      assert.equal(untrusted.warnings.length, 1);
+      assert.match(untrusted.warnings[0], /没有被信任/);
+      assert.equal(untrusted.saved, undefined);
+      const no = await policy({}, mod, project, { answer: false });
+      assert.equal(no.questions.length, 1);
+      assert.deepEqual(no.policy.allow, []);
+      const yes = await policy({}, mod, project, { answer: true });
+      assert.deepEqual(yes.policy.allow.map((r: any) => r.text), ["bash"]);
+      assert.deepEqual(yes.saved, { folders: [yes.work] });
+      const remembered = await policy({}, mod, project, { trusted: true, answer: false });
+      assert.equal(remembered.questions.length, 0);
+      assert.deepEqual(remembered.policy.allow.map((r: any) => r.text), ["bash"]);
+      const quiet = await policy({}, mod, { deny: ["bash(rm *)"] }, { answer: true });
+      assert.equal(quiet.questions.length + quiet.warnings.length, 0, "没有 allow 要放行时不必问");
     });
 
     it("visible：C0（除了 tab）、DEL、C1、双向控制符显示成转义", () => {
