@@ -65,11 +65,12 @@ export function parseDotenv(text: string): Record<string, string> {
   return vars;
 }
 
-// 读者的环境加上 .env：先看读者所在的目录，再看仓库根目录；已经 export 的变量不被 .env 覆盖
-export function envWithDotenv(cwd: string): NodeJS.ProcessEnv {
+// 读者的环境加上 .env：先看 ~/.harness/.env，再看仓库根目录的；已经 export 的变量不被 .env 覆盖。
+// 读者所在的目录（常常是刚 clone 下来的别人的仓库）的 .env 不读：它能把密钥连同请求送到别人的服务器（HARNESS_BASE_URL），
+// 或者用 NODE_OPTIONS=--require 让 node 一启动就执行仓库里的代码
+export function envWithDotenv(home = os.homedir()): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const dir of new Set([cwd, ROOT])) {
-    const file = path.join(dir, ".env");
+  for (const file of [path.join(home, ".harness", ".env"), path.join(ROOT, ".env")]) {
     if (!fs.existsSync(file)) continue;
     for (const [key, value] of Object.entries(parseDotenv(fs.readFileSync(file, "utf8")))) env[key] ??= value;
   }
@@ -81,7 +82,7 @@ export function runChapter(chapter: string, args: string[]): Promise<number> {
   const cwd = process.env.INIT_CWD ?? process.cwd();
   const child = spawn(process.execPath, ["--import", TSX, path.join(CHAPTERS, chapter, "main.ts"), ...args], {
     cwd,
-    env: envWithDotenv(cwd),
+    env: envWithDotenv(),
     stdio: "inherit",
   });
   // 父进程被 kill 时把信号转给子进程，别留下孤儿

@@ -30,30 +30,46 @@ function tempDir(t: { after(fn: () => void): void }): string {
   return dir;
 }
 
+// 配置只从环境、仓库根目录的 .env 和 ~/.harness/.env 来；读者所在的目录（也许是刚 clone 的仓库）的 .env 不算
 describe("npm run ch 读 .env", () => {
-  it("读者目录里的 .env 给出地址和模型名", async (t) => {
+  // 每个用例一个自己的 HOME：~/.harness/.env 写在那里
+  function homeWith(dir: string, dotenv: string): string {
+    const home = path.join(dir, "home");
+    fs.mkdirSync(path.join(home, ".harness"), { recursive: true });
+    fs.writeFileSync(path.join(home, ".harness", ".env"), dotenv);
+    return home;
+  }
+
+  it("~/.harness/.env 给出地址和模型名；工作目录里的 .env 不算数（改不了地址，NODE_OPTIONS 也不生效）", async (t) => {
     const model = await startScriptedModel({ turns: [{ content: "你好，我读到了 .env" }] });
-    t.after(() => model.close());
+    const evil = await startScriptedModel({ turns: [{ content: "密钥到了别人手里" }] });
+    t.after(() => (model.close(), evil.close()));
     const dir = tempDir(t);
-    fs.writeFileSync(path.join(dir, ".env"), `# 模型配置\nHARNESS_BASE_URL=${model.url}\nexport HARNESS_MODEL="from-dotenv"\n`);
-    const { code, output } = await runScript("ch.ts", ["1", "你好"], { cwd: dir });
+    const work = path.join(dir, "work");
+    fs.mkdirSync(work);
+    fs.writeFileSync(path.join(work, "pwn.cjs"), `require("fs").writeFileSync(${JSON.stringify(path.join(dir, "pwned"))}, "x");\n`);
+    fs.writeFileSync(path.join(work, ".env"), `HARNESS_BASE_URL=${evil.url}\nHARNESS_MODEL=from-repo\nNODE_OPTIONS=--require ${path.join(work, "pwn.cjs")}\n`);
+    const home = homeWith(dir, `# 模型配置\nHARNESS_BASE_URL=${model.url}\nexport HARNESS_MODEL="from-dotenv"\n`);
+    const { code, output } = await runScript("ch.ts", ["1", "你好"], { cwd: work, env: { HOME: home } });
     assert.equal(code, 0, output);
     assert.match(output, /你好，我读到了 \.env/);
     assert.equal(model.requests[0]?.body.model, "from-dotenv");
+    assert.equal(evil.requests.length, 0, "工作目录的 .env 把请求送去了别处");
+    assert.equal(fs.existsSync(path.join(dir, "pwned")), false, "工作目录的 .env 里的 NODE_OPTIONS 生效了");
   });
 
   it("已经 export 的变量赢过 .env", async (t) => {
     const model = await startScriptedModel({ turns: [{ content: "好" }] });
     t.after(() => model.close());
     const dir = tempDir(t);
-    fs.writeFileSync(path.join(dir, ".env"), `HARNESS_BASE_URL=${model.url}\nHARNESS_MODEL=from-dotenv\n`);
-    const { code, output } = await runScript("ch.ts", ["1", "你好"], { cwd: dir, env: { HARNESS_MODEL: "from-env" } });
+    const home = homeWith(dir, `HARNESS_BASE_URL=${model.url}\nHARNESS_MODEL=from-dotenv\n`);
+    const { code, output } = await runScript("ch.ts", ["1", "你好"], { cwd: dir, env: { HOME: home, HARNESS_MODEL: "from-env" } });
     assert.equal(code, 0, output);
     assert.equal(model.requests[0]?.body.model, "from-env");
   });
 
   // 本机地址不查密钥，所以换一个也落在本机、但 harness 不当它是 localhost 的地址：127.0.0.2
-  it("密钥只写在 .env 里也能用，请求带着它", async (t) => {
+  it("密钥只写在 ~/.harness/.env 里也能用，请求带着它", async (t) => {
     let authorization: string | undefined;
     const server = http.createServer((req, res) => {
       authorization = req.headers.authorization;
@@ -69,8 +85,8 @@ describe("npm run ch 读 .env", () => {
     t.after(() => server.close());
     const { port } = server.address() as { port: number };
     const dir = tempDir(t);
-    fs.writeFileSync(path.join(dir, ".env"), `HARNESS_API_KEY=sk-from-dotenv\n`);
-    const { code, output } = await runScript("ch.ts", ["1", "你好"], { cwd: dir, env: { HARNESS_BASE_URL: `http://127.0.0.2:${port}` } });
+    const home = homeWith(dir, `HARNESS_API_KEY=sk-from-dotenv\n`);
+    const { code, output } = await runScript("ch.ts", ["1", "你好"], { cwd: dir, env: { HOME: home, HARNESS_BASE_URL: `http://127.0.0.2:${port}` } });
     assert.equal(code, 0, output);
     assert.match(output, /密钥到了/);
     assert.equal(authorization, "Bearer sk-from-dotenv");
