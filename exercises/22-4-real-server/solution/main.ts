@@ -49,13 +49,12 @@ async function main() {
 
   const registry = new Registry();
   // 只有终端才能问人；输入来自管道或文件时，“要问”就等于“拒绝”
-  const policy = loadPolicy(process.cwd());
   const ask = process.stdin.isTTY ? confirm : undefined;
-  // bash 默认要问；读写文件默认放行（第 08 章已把写关在工作目录里），但 deny/ask 规则和改配置的写照样拦
-  registry.register(guard(readFileTool, policy, ask, "allow"));
+  const policy = await loadPolicy(process.cwd(), ask); // 没被信任的文件夹，这里会问一句要不要信任它
+  registry.register(guard(readFileTool, policy, ask));
   registry.register(guard(bashTool, policy, ask));
-  registry.register(guard(writeFileTool, policy, ask, "allow"));
-  registry.register(guard(editFileTool, policy, ask, "allow"));
+  registry.register(guard(writeFileTool, policy, ask));
+  registry.register(guard(editFileTool, policy, ask));
   if (skills.length > 0) registry.register(loadSkillTool(skills));
   registry.register(todoTool(new TodoList()));
   // 信号处理和 exit 钩子在连接之前就装好：握手还没完时按 Ctrl-C、收到 SIGTERM，已经起来的服务器也得收拾
