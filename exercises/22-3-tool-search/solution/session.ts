@@ -1,8 +1,9 @@
-// session.ts：会话存成 JSONL——一行一条消息——放在工作目录的 .harness/sessions/ 下。
+// session.ts：会话存成 JSONL——一行一条消息——放在 ~/.harness/projects/<工作目录，编码成一个名字>/sessions/ 下。
 // 第 15 章改动：压缩会换掉历史里较早的消息，REPL 里出错的一问会被撤回——只会追加消息不够了。
 // 记住文件读回来会得到什么（view）；历史和它对不上时追加一行 {"reset": k, "messages": [...]}：读回时先截到前 k 条，再接上这些。
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type { AssistantMessage, Message } from "./model.ts";
 
@@ -18,9 +19,11 @@ export function isSessionId(s: string): boolean {
   return ID.test(s);
 }
 
-function sessionsDir(cwd: string): string {
-  return path.join(cwd, ".harness", "sessions");
+// 和 Claude Code 的 ~/.claude/projects/ 一样：工作目录的真实路径里字母数字以外的字符换成 -，当作目录名
+export function sessionsDir(cwd: string, home = os.homedir()): string {
+  return path.join(home, ".harness", "projects", fs.realpathSync(cwd).replace(/[^A-Za-z0-9]/g, "-"), "sessions");
 }
+const WHERE = "~/.harness/projects/ 下这个工作目录的 sessions/";
 
 // 新会话：id = 本地时间 + 4 位随机数，按名字排序就是按时间排序。
 // 文件等到第一次保存才建：一句话都没聊成（比如第一个请求就 401）就不留空会话
@@ -39,14 +42,15 @@ export function loadSession(cwd: string, id?: string): { session: Session; histo
   const dir = sessionsDir(cwd);
   // 只认我们自己起的名字：目录里别的文件（仓库里带来的、名字里夹着 ESC 序列的）不是会话，它的名字也不该印到屏幕上
   const ids = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".jsonl")).map((f) => f.slice(0, -6)).filter(isSessionId).sort() : [];
+  if (id !== undefined && !isSessionId(id)) return `${id} 不是会话 id（样子是 20260101-090000-a1b2）`; // 拼进路径之前先验明
   const chosen = id ?? ids.at(-1);
-  if (!chosen) return "还没有可以接着聊的会话（.harness/sessions/ 是空的）";
-  if (!ids.includes(chosen)) return `找不到会话 ${chosen}（在 .harness/sessions/ 下）`;
+  if (!chosen) return `这个工作目录还没有可以接着聊的会话（会话在 ${WHERE}）`;
+  if (!ids.includes(chosen)) return `找不到会话 ${chosen}（在 ${WHERE}）`;
   const file = path.join(dir, `${chosen}.jsonl`);
-  const link = symlinkOnPath(cwd, file);
-  if (link) return `${link} 是符号链接，不跟着它读写（它可能指向工作目录以外）`;
+  const link = symlinkOnPath(file);
+  if (link) return `${link} 是符号链接，不跟着它读写（它可能指向别处）`;
   // 目录、FIFO（读它会一直等下去）、设备都不是会话
-  if (!fs.lstatSync(file).isFile()) return `.harness/sessions/${chosen}.jsonl 不是普通文件，不能当会话读`;
+  if (!fs.lstatSync(file).isFile()) return `会话文件 ${chosen}.jsonl 不是普通文件，不能当会话读`;
   const text = fs.readFileSync(file, "utf8");
   const lines = text.split("\n");
   const history: Message[] = [];
@@ -95,10 +99,12 @@ function isMessage(v: any): v is Message {
   return v.tool_calls === undefined || (Array.isArray(v.tool_calls) && v.tool_calls.every(call));
 }
 
-// .harness、.harness/sessions 和会话文件本身，哪一个是符号链接就返回它的相对路径
-function symlinkOnPath(cwd: string, file: string): string | undefined {
-  for (const p of [path.join(cwd, ".harness"), path.dirname(file), file]) {
-    if (fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) return path.relative(cwd, p);
+// 这个工作目录的会话目录、sessions/ 和会话文件本身，哪一个是符号链接就说是哪一个
+function symlinkOnPath(file: string): string | undefined {
+  const sessions = path.dirname(file);
+  const names: [string, string][] = [[path.dirname(sessions), "这个工作目录的会话目录"], [sessions, "sessions/"], [file, `会话文件 ${path.basename(file)}`]];
+  for (const [p, name] of names) {
+    if (fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) return name;
   }
   return undefined;
 }
@@ -130,10 +136,9 @@ export function saveSession(session: Session, history: Message[]): void {
 // 追加写。新会话的第一次保存带 O_EXCL：文件已经存在就报错，绝不写进别人的会话；
 // O_NOFOLLOW：会话文件被换成了符号链接（模型跑一句 ln -sf 就能做到）就不写，只警告
 function append(file: string, text: string): boolean {
-  const cwd = path.dirname(path.dirname(path.dirname(file))); // file 是 <cwd>/.harness/sessions/<id>.jsonl
-  const link = symlinkOnPath(cwd, file);
+  const link = symlinkOnPath(file);
   if (link) {
-    console.error(`警告: ${link} 是符号链接，不往里写会话（它可能指向工作目录以外），这次没有保存`);
+    console.error(`警告: ${link} 是符号链接，不往里写会话（它可能指向别处），这次没有保存`);
     return false;
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });
