@@ -157,14 +157,21 @@ export class McpClient {
     pipeStderr(child, (line) => this.log(`[MCP 服务 "${name}" 的日志] ${line}`));
     const lines = new LineSplitter();
     const onLine = (line: string) => this.receive(line);
-    child.stdout!.on("data", (chunk: Buffer) => {
-      if (!lines.push(chunk, onLine)) this.disconnect(`发来的一条消息超过了 ${MAX_LINE / 1024 / 1024} MiB`);
-    });
+    // 服务器先写日志、后回答时，两根管道在同一轮事件循环里都可读：stdout 晚一拍（setImmediate）再处理，
+    // 这一轮读到的日志先印——屏幕上的先后和服务器写它们的先后一致
+    child.stdout!.on("data", (chunk: Buffer) =>
+      setImmediate(() => {
+        if (!lines.push(chunk, onLine)) this.disconnect(`发来的一条消息超过了 ${MAX_LINE / 1024 / 1024} MiB`);
+      }),
+    );
     child.stdin!.on("error", () => {}); // 进程死了还往里写会 EPIPE；失败由下面的 exit 统一交代
-    child.on("exit", (code, signal) => {
-      this.gone ??= `MCP 服务 "${name}" 已经退出（${signal ? `信号 ${signal}` : `退出码 ${code}`}）`;
-      this.failAll();
-    });
+    // 退出也晚一拍：排在它前面的 stdout（临死前发出的回答）先对号入座
+    child.on("exit", (code, signal) =>
+      setImmediate(() => {
+        this.gone ??= `MCP 服务 "${name}" 已经退出（${signal ? `信号 ${signal}` : `退出码 ${code}`}）`;
+        this.failAll();
+      }),
+    );
     this.idle();
   }
 
