@@ -35,12 +35,24 @@ async function readFile(args: string): Promise<string> {
     if (stat.isDirectory()) return `错误: ${path} 是目录，不是文件`;
     if (!stat.isFile()) return `错误: ${path} 不是普通文件（设备、FIFO 或套接字），不读`; // /dev/zero 读不到头
     // 只读交得出去的那么多：再多也塞不进模型的上下文
-    const bytes = Buffer.alloc(Math.min(stat.size, MAX_BYTES));
-    const { bytesRead } = await file.read(bytes, 0, bytes.length, 0);
-    if (stat.size <= MAX_BYTES) return bytes.subarray(0, bytesRead).toString("utf8");
-    // stream: true 把切在半个汉字上的尾巴留着不解码，不会多出一个乱码
-    const head = new TextDecoder().decode(bytes.subarray(0, bytesRead), { stream: true });
-    return `${head}\n...（文件有 ${stat.size} 字节，太长，只读了前 ${MAX_BYTES} 字节）`;
+    if (stat.size <= MAX_BYTES) {
+      const bytes = Buffer.alloc(stat.size);
+      const { bytesRead } = await file.read(bytes, 0, bytes.length, 0);
+      return bytes.subarray(0, bytesRead).toString("utf8");
+    }
+    // 太长：开头和结尾各读一半。只给开头的话，日志末尾的报错、文件最后那个函数模型永远看不到
+    const half = MAX_BYTES / 2;
+    const head = Buffer.alloc(half);
+    const tail = Buffer.alloc(half);
+    const { bytesRead: headRead } = await file.read(head, 0, half, 0);
+    const { bytesRead: tailRead } = await file.read(tail, 0, half, stat.size - half);
+    // 切在半个汉字上：开头的尾巴 stream: true 留着不解码；结尾的前面跳过 UTF-8 的续字节（10xxxxxx），都不会多出乱码
+    let skip = 0;
+    while (skip < tailRead && (tail[skip] & 0xc0) === 0x80) skip++;
+    const headText = new TextDecoder().decode(head.subarray(0, headRead), { stream: true });
+    const tailText = tail.subarray(skip, tailRead).toString("utf8");
+    const omitted = stat.size - headRead - (tailRead - skip);
+    return `${headText}\n...（文件有 ${stat.size} 字节，太长：下面是开头和结尾，中间省略了 ${omitted} 字节）...\n${tailText}`;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return `错误: 文件不存在：${path}`;
