@@ -8,7 +8,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, it } from "node:test";
 import { runRequirements, type Requirement } from "../exercises/checker.ts";
-import { CHAPTERS, ROOT } from "../shared/scenario.ts";
+import { CHAPTERS, ROOT, compareTranscripts } from "../shared/scenario.ts";
 
 const exercisesDir = path.join(ROOT, "exercises");
 const exercises = fs.readdirSync(exercisesDir).filter((d) => fs.existsSync(path.join(exercisesDir, d, "check.ts")));
@@ -38,10 +38,18 @@ describe("练习", { concurrency: 2 }, () => {
       }
     });
 
-    it(`${exercise}：参考答案通过每一条要求`, async () => {
+    it(`${exercise}：参考答案通过每一条要求；README 里贴的样子就是参考答案跑那个检查场景的转录`, async () => {
       const outcomes = await runRequirements(dir, await load(), path.join(dir, "solution"));
       const failed = outcomes.filter((o) => o.problem).map((o) => `✗ ${o.requirement.name}\n${o.problem}\n${o.transcript}`);
       assert.deepEqual(failed, []);
+      // <!-- transcript: checks/场景 --> 后面紧跟的 ```text 代码块：读者照着做，看到的就该是这个
+      const readme = fs.readFileSync(path.join(dir, "README.md"), "utf8");
+      for (const [, name, shown] of readme.matchAll(/<!-- transcript: checks\/([\w-]+) -->\s*\n```text\n([\s\S]*?)```/g)) {
+        const run = outcomes.find((o) => o.requirement.scenario === name);
+        assert.ok(run, `README 引用了 checks/${name}，但没有哪条要求跑这个场景`);
+        const diff = compareTranscripts(`${exercise} 的 README / checks/${name}`, run.transcript, shown, false);
+        assert.equal(diff, null, `${diff}\n（期望 = 参考答案跑 checks/${name} 的转录，实际 = README 里的代码块：把转录原样贴进去）\n${run.transcript}`);
+      }
     });
 
     it(`${exercise}：没做练习的第 22 章不通过，并说出缺了什么`, async () => {
