@@ -42,6 +42,7 @@ export interface Turn {
   afterTurn?: number; // 先等脚本里的第 N 轮答完再回答：几个并发的子 agent，谁的日志在前由它定，不靠睡一会儿
   chunkBytes?: number; // 流式：把 SSE 字节按这个大小切开，一片一片地写
   dropAfterBytes?: number; // 流式：写出这么多字节后直接掐断连接（模拟网络中断）
+  endlessLine?: boolean; // 流式：一行 data: 永远不换行，一直写到客户端断开（最多 64 MiB）——检查读取器给一行设了上限
 }
 
 export interface Script {
@@ -212,6 +213,7 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
       .map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`)
       .concat("data: [DONE]\n\n");
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    if (turn.endlessLine) return void (await writeEndless(res));
     await writeSlices(res, events, turn.chunkBytes, turn.dropAfterBytes);
     res.end();
     // 回答完了，这个前缀才进缓存：同时在途的几个请求（并发的子 agent）互相命中不了，和真服务一样
@@ -458,6 +460,23 @@ async function writeSlices(res: http.ServerResponse, events: string[], chunkByte
     written += s.length;
     await new Promise((r) => setImmediate(r));
   }
+}
+
+// 不换行的一行：每次 64 KiB，等内核收下再写下一块，客户端断开就停
+async function writeEndless(res: http.ServerResponse) {
+  const block = Buffer.alloc(64 * 1024, "x");
+  res.write("data: ");
+  for (let written = 0; written < 64 * 1024 * 1024 && !res.destroyed; written += block.length) {
+    let onClose = () => {};
+    const ok = await new Promise<boolean>((resolve) => {
+      onClose = () => resolve(false);
+      res.once("close", onClose);
+      res.write(block, (err) => resolve(!err));
+    });
+    res.off("close", onClose);
+    if (!ok) return;
+  }
+  res.end();
 }
 
 // ---- 小工具 ----

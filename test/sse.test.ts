@@ -169,3 +169,31 @@ describe("第 03 章 readSSE", () => {
     assert.deepEqual(seen, ["一"]);
   });
 });
+
+// 一行、一个事件都有上限：不发换行、一直发下去的服务器吃不光内存，读取器抛出一句中文、取消这个流
+describe("readSSE：一行和一个事件都有上限", () => {
+  it("一直不发换行：读到上限就停，流被取消", async () => {
+    let sent = 0;
+    let cancelled = false;
+    const block = encoder.encode("data: " + "x".repeat(64 * 1024 - 6));
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        sent += block.length;
+        controller.enqueue(block);
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    await assert.rejects(collect(stream), /超过了 1048576 个字符/);
+    assert.ok(cancelled, "流没有被取消");
+    assert.ok(sent < 4 * 1024 * 1024, `读了 ${sent} 字节才停`);
+  });
+
+  it("很多行 data: 却不发空行：事件超长一样停；上限以内的长行照常交出", async () => {
+    const many = encoder.encode(("data: " + "y".repeat(1000) + "\n").repeat(2000));
+    await assert.rejects(collect(streamOf([many], { close: false }).stream), /超过了/);
+    const long = "z".repeat(900 * 1024);
+    assert.deepEqual(await collect(streamOf([encoder.encode(`data: ${long}\n\ndata: [DONE]\n\n`)]).stream), [long]);
+  });
+});

@@ -1,7 +1,7 @@
 // model.ts：模型配置（环境变量）和对 /chat/completions 的请求；一切失败都归成一句中文。
 // 第 13 章改动：请求带上 stream_options.include_usage；chat 返回 Reply——消息之外还有 finish_reason 和用量。
 import type { RetryPolicy } from "./retry.ts";
-import { readSSE, StreamEndedError } from "./sse.ts";
+import { LineTooLongError, readSSE, StreamEndedError } from "./sse.ts";
 import { safeLine } from "./terminal.ts";
 import { readUsage, type Usage } from "./usage.ts";
 
@@ -131,7 +131,8 @@ export async function chat(config: ModelConfig, messages: Message[], tools: Tool
     if (e instanceof ModelError || signal?.aborted) throw e; // 超时（或者被中断）交给调用方处理
     // 连接被掐断时，fetch 只说一句 "terminated"：那是运行时的措辞，不照抄。readSSE 自己的那句照转
     const why = e instanceof StreamEndedError ? `（${e.message}）` : "";
-    throw new ModelError(`回答收到一半，连接断了${why}`, { retryable: true });
+    // 一行长得离谱：对方不按规矩说话，重试也还是这样，不重试
+    throw new ModelError(`回答收到一半，连接断了${why}`, { retryable: !(e instanceof LineTooLongError) });
   }
   if (calls.length > 0) {
     message.tool_calls = calls;
