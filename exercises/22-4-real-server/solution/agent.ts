@@ -1,6 +1,7 @@
 // agent.ts：agent 循环。一轮 = 一次请求 + 执行这次回答里的全部工具调用；
 // 模型不再调用工具，这一问就答完了。
 // 第 20 章改动：一轮里的几个工具调用同时执行，结果按调用的顺序放回历史。
+// 一轮最多执行 MAX_CALLS 个调用、同时最多跑 MAX_PARALLEL 个：模型一口气发来 2000 个，也只是多收到几条“错误:”。
 import { fitBudget } from "./budget.ts";
 import { compactIfNeeded } from "./compact.ts";
 import { chat, type Message, type ModelConfig, type Reply } from "./model.ts";
@@ -8,6 +9,23 @@ import type { Registry } from "./registry.ts";
 import { withRetry } from "./retry.ts";
 import { safeLine, safeText } from "./terminal.ts";
 import { roundLine, summaryLine, type UsageLedger } from "./usage.ts";
+
+export const MAX_CALLS = 64; // 一轮最多执行这么多个调用，多出来的答一句“错误:”
+export const MAX_PARALLEL = 8; // 同时最多跑这么多个：500 个 sleep 不会变成 500 个进程
+
+// 按顺序交回结果的 Promise.all，只是同时最多跑 limit 个
+async function pooled<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const results: T[] = new Array(jobs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      results[i] = await jobs[i]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
+  return results;
+}
 
 export interface AgentOptions {
   config: ModelConfig;
@@ -39,15 +57,21 @@ export async function runAgent(history: Message[], opts: AgentOptions): Promise<
     }
     log(roundLine(round, usage));
     // 参数原样打印（只有控制字符显形）：模型发来什么就是什么，调试时最有用的恰恰是它写歪了的那些
-    for (const call of message.tool_calls) log(`[round ${round}] ${safeLine(call.function.name)}(${safeLine(call.function.arguments)})`);
-    // 模型在同一轮里发出的调用彼此独立，一起跑；Promise.all 按调用的顺序交回结果，不按谁先跑完
-    const results = await Promise.all(
-      message.tool_calls.map((call) =>
+    const calls = message.tool_calls;
+    for (const call of calls.slice(0, MAX_CALLS)) log(`[round ${round}] ${safeLine(call.function.name)}(${safeLine(call.function.arguments)})`);
+    if (calls.length > MAX_CALLS) log(`[round ${round}] 还有 ${calls.length - MAX_CALLS} 个调用超过了每轮 ${MAX_CALLS} 个的上限，没有执行`);
+    const over = `错误: 这一轮的工具调用有 ${calls.length} 个，超过了每轮 ${MAX_CALLS} 个的上限，这个没有执行；少一点，分几轮来`;
+    // 模型在同一轮里发出的调用彼此独立，一起跑（同时最多 MAX_PARALLEL 个）；结果按调用的顺序交回，不按谁先跑完
+    const results = await pooled(
+      calls.map((call, i) => async () =>
         // 每个 tool_call 都必须有一条结果，哪怕是“没有执行”：否则下一次请求会被服务商拒绝
-        opts.signal?.aborted
-          ? "错误: 用户按了 Ctrl-C，这个调用没有执行"
-          : opts.registry.execute(call.function.name, call.function.arguments, opts.signal),
+        i >= MAX_CALLS
+          ? over
+          : opts.signal?.aborted
+            ? "错误: 用户按了 Ctrl-C，这个调用没有执行"
+            : opts.registry.execute(call.function.name, call.function.arguments, opts.signal),
       ),
+      MAX_PARALLEL,
     );
     message.tool_calls.forEach((call, i) => history.push({ role: "tool", tool_call_id: call.id, content: fitBudget(results[i], opts.budget) }));
     opts.save?.();
