@@ -170,6 +170,20 @@ for (const dir of copies) {
       assert.equal(mod.decide(none, "read_file", { path: path.join(os.homedir(), ".ssh", "id_ed25519") }).decision, "ask");
       assert.equal(mod.decide(none, "write_file", { path: "notes.txt" }).decision, "ask");
       assert.equal(mod.decide(none, "edit_file", { path: "notes.txt" }).decision, "ask");
+      // 硬链接：名字在工作目录里，文件却可能是外面的那一个
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "perm-link-"));
+      const before = process.cwd();
+      try {
+        fs.writeFileSync(path.join(dir, "a.txt"), "x");
+        fs.linkSync(path.join(dir, "a.txt"), path.join(dir, "b.txt"));
+        fs.writeFileSync(path.join(dir, "c.txt"), "x");
+        process.chdir(dir);
+        assert.equal(mod.decide(none, "read_file", { path: "b.txt" }).decision, "ask");
+        assert.equal(mod.decide(none, "read_file", { path: "c.txt" }).decision, "allow");
+      } finally {
+        process.chdir(before);
+        fs.rmSync(dir, { recursive: true });
+      }
       const { policy: docs } = await policy({ allow: ["Write(docs/*)", "edit_file"] }, mod);
       assert.equal(mod.decide(docs, "write_file", { path: "docs/a.md" }).decision, "allow");
       assert.equal(mod.decide(docs, "write_file", { path: "a.md" }).decision, "ask");

@@ -286,8 +286,11 @@ function subjectsOf(tool: string, args: Record<string, unknown>): { subjects: (s
   const forms = [show(path.resolve(cwd, args.path))];
   let inside = false;
   try {
-    forms.push(path.relative(fs.realpathSync(cwd), resolveInside(cwd, args.path)) || ".");
-    inside = true;
+    const real = resolveInside(cwd, args.path);
+    forms.push(path.relative(fs.realpathSync(cwd), real) || ".");
+    // 有不止一个硬链接的文件，另一个名字可能在工作目录外（~/.ssh/id_ed25519 的硬链接）：不算“目录里”
+    const stat = fs.statSync(real, { throwIfNoEntry: false });
+    inside = !(stat?.isFile() && stat.nlink > 1);
   } catch {
     // 在工作目录外面（也可能是一个指出去的链接）：读要问，写文件的工具自己会拒绝
   }
