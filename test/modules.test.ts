@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { after, describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { CHAPTERS, ROOT, chapterDirs } from "../shared/scenario.ts";
 
@@ -280,16 +280,23 @@ describe("会话的读写（session.ts，第 10 章起；重置行从第 15 章�
   const answer = (content: string): Message => ({ role: "assistant", content });
   const linesOf = (file: string) => fs.readFileSync(file, "utf8").split("\n").filter((l) => l !== "");
 
+  // 会话在 ~/.harness/projects/<工作目录>/sessions/ 下：这组用例有自己的 HOME
+  const home = freshDir("home");
+  const savedHome = process.env.HOME;
+  before(() => void (process.env.HOME = home));
+  after(() => void (process.env.HOME = savedHome));
+
   for (const dir of copiesOf("session.ts", 10)) {
     describe(label(dir), async () => {
       const mod = await load(dir, "session.ts");
       const { createSession, loadSession, saveSession } = mod;
-      // 一个新的工作目录，里面放一个会话文件（内容原样写入），返回 cwd 和 id
+      const sessionsOf = (cwd: string): string => mod.sessionsDir(cwd, home);
+      // 一个新的工作目录，它的会话目录里放一个会话文件（内容原样写入），返回 cwd 和 id
       const withFile = (text: string) => {
         const cwd = freshDir("session");
         const id = "20250101-120000-abcd";
-        fs.mkdirSync(path.join(cwd, ".harness", "sessions"), { recursive: true });
-        fs.writeFileSync(path.join(cwd, ".harness", "sessions", `${id}.jsonl`), text);
+        fs.mkdirSync(sessionsOf(cwd), { recursive: true });
+        fs.writeFileSync(path.join(sessionsOf(cwd), `${id}.jsonl`), text);
         return { cwd, id };
       };
       const loaded = (cwd: string, id?: string) => {
@@ -363,7 +370,19 @@ describe("会话的读写（session.ts，第 10 章起；重置行从第 15 章�
         assert.match(got.errors[0], /^警告: /);
       });
 
-      it("会话文件、.harness/sessions、.harness 是符号链接：不读（返回一句话），不写（警告，不穿过链接）", () => {
+      it("会话在用户目录里：工作目录里仓库自带的 .harness/sessions/ 不算；不像 id 的 id 不拿去拼路径", () => {
+        const cwd = freshDir("session");
+        fs.mkdirSync(path.join(cwd, ".harness", "sessions"), { recursive: true });
+        fs.writeFileSync(path.join(cwd, ".harness", "sessions", "20991231-000000-ffff.jsonl"), JSON.stringify(user("仓库写的")) + "\n");
+        assert.match(loadSession(cwd), /还没有/);
+        assert.match(loadSession(cwd, "20991231-000000-ffff"), /找不到会话/);
+        assert.match(loadSession(cwd, "../../../etc/passwd"), /不是会话 id/);
+        assert.ok(sessionsOf(cwd).startsWith(path.join(home, ".harness", "projects") + path.sep));
+        const session = createSession(cwd);
+        assert.ok(session.file.startsWith(sessionsOf(cwd) + path.sep), session.file);
+      });
+
+      it("会话文件、sessions/、这个工作目录的会话目录是符号链接：不读（返回一句话），不写（警告，不穿过链接）", () => {
         const outsideFile = (name: string) => {
           const out = freshDir("outside");
           const file = path.join(out, name);
@@ -374,7 +393,7 @@ describe("会话的读写（session.ts，第 10 章起；重置行从第 15 章�
         {
           const { cwd, id } = withFile("");
           const target = outsideFile("target.jsonl");
-          const file = path.join(cwd, ".harness", "sessions", `${id}.jsonl`);
+          const file = path.join(sessionsOf(cwd), `${id}.jsonl`);
           fs.rmSync(file);
           fs.symlinkSync(target.file, file);
           assert.match(loadSession(cwd), /符号链接/);
@@ -384,15 +403,16 @@ describe("会话的读写（session.ts，第 10 章起；重置行从第 15 章�
           assert.match(errors[0], /^警告: .*符号链接/);
           assert.equal(fs.readFileSync(target.file, "utf8"), JSON.stringify(user("外面的")) + "\n");
         }
-        // 目录是链接：.harness/sessions，或者 .harness；链接那头放着一个像模像样的会话
-        for (const linked of [".harness/sessions", ".harness"]) {
+        // 目录是链接：sessions/，或者这个工作目录的会话目录；链接那头放着一个像模像样的会话
+        for (const linked of ["sessions", "project"]) {
           const cwd = freshDir("session");
           const out = freshDir("outside");
-          const sessions = linked === ".harness" ? path.join(out, "sessions") : out;
+          const sessions = linked === "project" ? path.join(out, "sessions") : out;
           fs.mkdirSync(sessions, { recursive: true });
           fs.writeFileSync(path.join(sessions, "20250101-120000-abcd.jsonl"), JSON.stringify(user("外面的")) + "\n");
-          fs.mkdirSync(path.dirname(path.join(cwd, linked)), { recursive: true });
-          fs.symlinkSync(out, path.join(cwd, linked));
+          const link = linked === "project" ? path.dirname(sessionsOf(cwd)) : sessionsOf(cwd);
+          fs.mkdirSync(path.dirname(link), { recursive: true });
+          fs.symlinkSync(out, link);
           assert.match(loadSession(cwd), /符号链接/, linked);
           assert.match(loadSession(cwd, "20250101-120000-abcd"), /符号链接/, linked);
           const session = createSession(cwd);
