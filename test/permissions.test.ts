@@ -211,8 +211,11 @@ for (const dir of copies) {
       assert.equal(quiet.questions.length + quiet.warnings.length, 0, "没有 allow 要放行时不必问");
     });
 
-    it("visible：C0（除了 tab）、DEL、C1、双向控制符显示成转义", () => {
-      assert.equal(mod.visible("a\tb\r\x1b[2K\n\x7f\x85\u202e\u2066x"), "a\tb\\r\\x1b[2K\\n\\x7f\\x85\\u202e\\u2066x");
+    it("visible：C0（除了 tab）、DEL、C1、双向控制符显形，和同一份代码里 terminal.ts 的 safeLine 一致", async () => {
+      const { safeLine } = await import(pathToFileURL(path.join(dir, "terminal.ts")).href);
+      const hostile = "a\tb\r\x1b[2K\n\x7f\x85\u202e\u2066x";
+      assert.equal(mod.visible(hostile), safeLine(hostile));
+      assert.doesNotMatch(mod.visible(hostile), /[\x00-\x08\x0a-\x1f\x7f-\x9f\u202e\u2066]/);
       assert.equal(mod.visible("普通的命令 ls -la"), "普通的命令 ls -la");
     });
   });
