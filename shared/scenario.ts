@@ -247,7 +247,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
   const out = path.join(tmp, "transcript.txt");
   const fd = fs.openSync(out, "w");
   try {
-    if (s.spec.setup) execFileSync("bash", ["-c", s.spec.setup], { cwd: work, env, stdio: "inherit" });
+    if (s.spec.setup) await runSetup(s.spec.setup, work, env);
     // 多次运行（比如先聊、再 --resume）共用同一个工作目录和同一个脚本模型，转录接在一起
     const runs = s.spec.runs ?? [{ args: s.spec.args, stdin: s.spec.stdin }];
     let child: ChildProcess | undefined;
@@ -305,8 +305,17 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
     return { transcript, exitCode, requests: bodies.length, bodies, records: model.requests, unusedTurns: model.unusedTurns(), timedOut, leftovers };
   } finally {
     await model.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    await fs.promises.rm(tmp, { recursive: true, force: true }); // 异步删：同时在跑的场景不必等它
   }
+}
+
+// 场景的 setup 也异步跑：同步的 execFileSync 会停住整个事件循环，同时在跑的几个场景都跟着等
+function runSetup(script: string, cwd: string, env: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", ["-c", script], { cwd, env, stdio: ["ignore", "inherit", "inherit"] });
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`场景的 setup 失败（退出码 ${code}）：${script}`))));
+  });
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;

@@ -31,8 +31,8 @@ const jobs = chapters.flatMap((chapter) =>
   }),
 );
 
-// 一次运行大半时间在等（子进程、网络、睡着的命令），CPU 只用三成左右：两个核上同时跑 6 个
-describe("转录", { concurrency: Number(process.env.CONCURRENCY ?? 6) }, () => {
+// 一次运行大半时间在等（子进程、网络、睡着的命令）：两个核上同时跑 8 个，等超时的那几个不至于让 CPU 闲着
+describe("转录", { concurrency: Number(process.env.CONCURRENCY ?? 8) }, () => {
   for (const chapter of chapters) {
     it(`${chapter} 至少有一个自己的场景`, () => assert.ok(scenariosFor(chapter, { ownOnly: true }).length > 0, `shared/fixtures/${chapter}/ 下没有场景`));
   }

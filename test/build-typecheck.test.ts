@@ -1,0 +1,16 @@
+// 类型检查（tsc -p .）也是 npm test 的一个测试文件：和转录同时跑，不再先单独占着一个核跑完才开始别的。
+// 名字排在前面：node --test 按文件名排序开跑，它和最长的转录一起起步。
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { it } from "node:test";
+import { ROOT } from "../shared/scenario.ts";
+
+it("tsc -p .：每一章、练习、时间服务器、脚本和测试都过类型检查", { timeout: 300_000 }, async () => {
+  const child = spawn(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", ROOT, "--pretty", "false"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  assert.equal(code, 0, `类型检查没通过：\n${output}`);
+});
