@@ -432,8 +432,8 @@ async function leftoverProcesses(tmp: string): Promise<string[]> {
       if (!/^\d+$/.test(pid)) return false;
       try {
         const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
-        const state = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0];
-        return (cwd === tmp || cwd.startsWith(tmp + "/")) && state !== "Z";
+        if (cwd !== tmp && !cwd.startsWith(tmp + "/")) return false; // 绝大多数进程到这里就排除了，不必再读 stat
+        return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
       } catch {
         return false; // 进程已经没了，或者看不到它
       }

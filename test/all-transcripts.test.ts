@@ -1,7 +1,7 @@
 // 文件名以 all- 开头：node --test 按文件名排序开跑，最长的这个排第一，别的测试文件挨着它跑（两核上省下一分多钟）
 // 每一章 × 适用于它的每一个场景（本章的，和前面各章留下来的承诺）× 服务商形状：真的跑一遍，由一个裁判判定。
 // 编译一次、跑很多次（shared/scenario.ts 的 launcher）：跑 npm test 的 Node 自己会擦除类型（22.18+），就直接跑 .ts；
-// Node 20 上每章先用 esbuild 打成一个文件。每章的演示场景另外照读者 npm run ch 的样子经过 tsx 跑一遍。
+// Node 20 上每章先用 esbuild 打成一个文件。每章的演示场景照读者 npm run ch 的样子经过 tsx 跑。
 // 场景出自的那一章逐字逐数地比；继承来的运行比行为（token 数只比形状，后来的章添上的那类行放在一边，见 comparable）。
 // UPDATE=1 npm test 重写转录——评审时像看代码一样看它的 diff；转录以外的问题（遗留进程、被拒绝的请求……）照样失败。
 import assert from "node:assert/strict";
@@ -25,9 +25,9 @@ const chapters = chapterDirs().filter((c) => !only || c.startsWith(only.padStart
 const demos = new Map(chapterDirs().map((c) => [c, (listScenarios(c).find((s) => s.spec.demo) ?? listScenarios(c)[0])?.dir]));
 const jobs = chapters.flatMap((chapter) =>
   scenariosFor(chapter, { ownOnly }).flatMap((a) => {
+    // 每章的演示场景（第一家形状）照读者 npm run ch 的样子经过 tsx 跑：证明每一章在 Node 20 + tsx 上也跑得起来
     const demo = a.own && a.s.dir === demos.get(a.chapter);
-    const runs = a.profiles.map((profile, i) => ({ a, profile, i, tsx: false }));
-    return demo && !update ? [...runs, { a, profile: a.profiles[0], i: -1, tsx: true }] : runs;
+    return a.profiles.map((profile, i) => ({ a, profile, i, tsx: demo && i === 0 }));
   }),
 );
 
@@ -41,11 +41,11 @@ describe("转录", { concurrency: Number(process.env.CONCURRENCY ?? 8) }, () => 
     const from = a.own ? "" : `（继承自 ${a.s.chapter}${a.why ? `；改写：${a.why}` : ""}）`;
     it(`${a.chapter} / ${a.s.name}${from} [${profile}]${tsx ? "（经过 tsx，和 npm run ch 一样）" : ""}`, { skip }, async () => {
       let settle: (t: string | undefined) => void = () => {};
-      if (update && !tsx) transcripts.set(key(a, profile), new Promise((r) => (settle = r)));
+      if (update) transcripts.set(key(a, profile), new Promise((r) => (settle = r)));
       try {
         const result = await runScenario(a.s, path.join(CHAPTERS, a.chapter), { profile, tsx, inherited: !a.own });
         const label = `${a.chapter} / ${a.s.name} [${profile}]`;
-        if (!update || tsx) {
+        if (!update) {
           const file = expectedFor(a.s, profile, a.expectedDir);
           assert.ok(fs.existsSync(file), `${path.relative(ROOT, file)} 不存在：先跑 UPDATE=1 npm test 生成它`);
           const problems = judge(label, fs.readFileSync(file, "utf8"), result, true, comparable(a));
