@@ -1,22 +1,8 @@
 // 练习 22-4 的变异体：在参考答案的 mcp.ts 上改一处，正是 HINTS.md 提醒过的错。
 // 检查器必须认出每一个，而且是管这件事的那条要求不通过（做法和 test/mutants.test.ts 一样）。
 // 说明的上限查不出来：发布的服务器的说明都不长，检查器只能看它没把 system prompt 撑爆。
-import assert from "node:assert/strict";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { after, describe, it } from "node:test";
-import { runRequirements } from "../exercises/checker.ts";
 import { requirements } from "../exercises/22-4-real-server/check.ts";
-import { ROOT } from "../shared/scenario.ts";
-
-interface Mutant {
-  name: string;
-  from: string; // 参考答案 mcp.ts 里恰好出现一次的一段
-  to: string;
-  fails: string; // 该不通过的要求（名字的开头）
-  because: RegExp;
-}
+import { mutantSuite, type Mutant } from "./mutants-lib.ts";
 
 const MUTANTS: Mutant[] = [
   {
@@ -56,29 +42,4 @@ const MUTANTS: Mutant[] = [
   },
 ];
 
-const exercise = path.join(ROOT, "exercises", "22-4-real-server");
-const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "lh-mutants-22-4-")));
-after(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-function mutate(m: Mutant, index: number): string {
-  const dir = path.join(tmp, `mutant-${index}`);
-  fs.cpSync(path.join(exercise, "solution"), dir, { recursive: true });
-  const file = path.join(dir, "mcp.ts");
-  const text = fs.readFileSync(file, "utf8");
-  const found = text.split(m.from).length - 1;
-  assert.equal(found, 1, `参考答案的 mcp.ts 里应当恰好有一处 ${m.from}，实际 ${found} 处：答案改过了，这个变异体要跟着改`);
-  fs.writeFileSync(file, text.replace(m.from, m.to));
-  return dir;
-}
-
-describe("练习 22-4 的变异体：检查器一个也不放过", { concurrency: 3 }, () => {
-  MUTANTS.forEach((m, index) => {
-    it(`${m.name} → “${m.fails}…”不通过`, async () => {
-      const requirement = requirements.find((r) => r.name.startsWith(m.fails));
-      assert.ok(requirement, `check.ts 里没有以“${m.fails}”开头的要求`);
-      const [outcome] = await runRequirements(exercise, [requirement], mutate(m, index));
-      assert.ok(outcome!.problem, `检查器放过了这个变异体：“${requirement.name}”通过了\n${outcome!.transcript}`);
-      assert.match(outcome!.problem, m.because, `“${requirement.name}”不通过，但说明里没有 ${m.because}：\n${outcome!.problem}`);
-    });
-  });
-});
+mutantSuite("22-4-real-server", requirements, MUTANTS, 3);

@@ -1,22 +1,8 @@
 // 练习 22-1 的变异体：在参考答案上改一处，正是 HINTS.md 提醒过的错（或者任务明说不许的事）。
 // 检查器必须认出每一个，而且是管这件事的那条要求不通过——能被改坏的答案骗过的检查器，什么也没检查。
 // 参考答案通过、原样的第 22 章不通过，由 test/exercises.test.ts 检查；这里只跑每个变异体该栽的那一条要求。
-import assert from "node:assert/strict";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { after, describe, it } from "node:test";
-import { runRequirements } from "../exercises/checker.ts";
 import { requirements } from "../exercises/22-1-call-timeout/check.ts";
-import { ROOT } from "../shared/scenario.ts";
-
-interface Mutant {
-  name: string; // 犯了什么错
-  from: string | RegExp; // 参考答案 mcp.ts 里恰好出现一次的一段
-  to: string;
-  fails: string; // 该不通过的要求（名字的开头）
-  because: RegExp; // 它的说明里该有的话
-}
+import { mutantSuite, type Mutant } from "./mutants-lib.ts";
 
 const TIMED_OUT = /撞上了场景的时限/;
 
@@ -96,31 +82,4 @@ const MUTANTS: Mutant[] = [
   },
 ];
 
-const exercise = path.join(ROOT, "exercises", "22-1-call-timeout");
-const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "lh-mutants-")));
-after(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-// 参考答案复制一份，mcp.ts 里改那一处；那一段找不到或者不止一处，说明答案变了，变异体要跟着改
-function mutate(m: Mutant, index: number): string {
-  const dir = path.join(tmp, `mutant-${index}`);
-  fs.cpSync(path.join(exercise, "solution"), dir, { recursive: true });
-  const file = path.join(dir, "mcp.ts");
-  const text = fs.readFileSync(file, "utf8");
-  const pattern = typeof m.from === "string" ? new RegExp(m.from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g") : new RegExp(m.from.source, "g");
-  const found = text.match(pattern)?.length ?? 0;
-  assert.equal(found, 1, `参考答案的 mcp.ts 里应当恰好有一处 ${m.from}，实际 ${found} 处：答案改过了，这个变异体要跟着改`);
-  fs.writeFileSync(file, text.replace(pattern, m.to));
-  return dir;
-}
-
-describe("练习 22-1 的变异体：检查器一个也不放过", { concurrency: 4 }, () => {
-  MUTANTS.forEach((m, index) => {
-    it(`${m.name} → “${m.fails}…”不通过`, async () => {
-      const requirement = requirements.find((r) => r.name.startsWith(m.fails));
-      assert.ok(requirement, `check.ts 里没有以“${m.fails}”开头的要求`);
-      const [outcome] = await runRequirements(exercise, [requirement], mutate(m, index));
-      assert.ok(outcome!.problem, `检查器放过了这个变异体：“${requirement.name}”通过了\n${outcome!.transcript}`);
-      assert.match(outcome!.problem, m.because, `“${requirement.name}”不通过，但说明里没有 ${m.because}：\n${outcome!.problem}`);
-    });
-  });
-});
+mutantSuite("22-1-call-timeout", requirements, MUTANTS, 4);
