@@ -16,7 +16,7 @@ function tryLines(nn: number): string[] {
   if (nn >= 7) lines.push(`跑 ls -l：它调用 bash${nn >= 9 ? "，先在终端上问你 y/N" : ""}`);
   if (nn >= 8) lines.push("写 hello.txt 你好：它调用 write_file");
   lines.push(`慢一点：它 60 秒后才回答${nn >= 12 ? "——按 Ctrl-C 打断它，REPL 接着等你；再按一次退出" : ""}`);
-  lines.push("/exit 或 Ctrl-D：退出");
+  lines.push("/help：REPL 自己的命令；/exit 或 Ctrl-D：退出");
   return lines;
 }
 

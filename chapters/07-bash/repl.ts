@@ -1,6 +1,8 @@
-// repl.ts：交互式读行，每读到一行交给 handle；/exit 或输入结束（Ctrl-D、管道读完）就退出。
+// repl.ts：交互式读行，每读到一行交给 handle；/help 说有哪些命令，/exit 或输入结束（Ctrl-D、管道读完）就退出。
 // 第 02 章新增。
 import readline from "node:readline";
+
+const HELP = "/help  列出这几个命令\n/exit  退出（Ctrl-D 也行）\n别的话都发给模型\n";
 
 export async function repl(handle: (line: string) => Promise<void>): Promise<void> {
   // 提示符和回显走 stderr：stdout 只留给模型的回答
@@ -20,7 +22,8 @@ export async function repl(handle: (line: string) => Promise<void>): Promise<voi
     if (!process.stdin.isTTY) process.stderr.write(raw + "\n");
     const line = raw.trim();
     if (line === "/exit") return rl.close();
-    if (line) await handle(line);
+    if (line === "/help") process.stderr.write(HELP);
+    else if (line) await handle(line);
     prompt();
   }
   process.stderr.write("\n"); // 输入结束（Ctrl-D）：把停在提示符后面的光标换到新的一行

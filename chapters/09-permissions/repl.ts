@@ -1,6 +1,8 @@
-// repl.ts：交互式读行，每读到一行交给 handle；/exit 或输入结束（Ctrl-D、管道读完）就退出。
+// repl.ts：交互式读行，每读到一行交给 handle；/help 说有哪些命令，/exit 或输入结束（Ctrl-D、管道读完）就退出。
 // 第 09 章改动：confirm()——在终端上问一句 y/N；REPL 在跑时借用它的读行器。
 import readline from "node:readline";
+
+const HELP = "/help  列出这几个命令\n/exit  退出（Ctrl-D 也行）\n别的话都发给模型\n";
 
 let active: readline.Interface | undefined; // REPL 正在用的读行器
 
@@ -23,7 +25,8 @@ export async function repl(handle: (line: string) => Promise<void>): Promise<voi
     if (!process.stdin.isTTY) process.stderr.write(raw + "\n");
     const line = raw.trim();
     if (line === "/exit") return rl.close();
-    if (line) await handle(line);
+    if (line === "/help") process.stderr.write(HELP);
+    else if (line) await handle(line);
     prompt();
   }
   process.stderr.write("\n"); // 输入结束（Ctrl-D）：把停在提示符后面的光标换到新的一行

@@ -1,8 +1,10 @@
-// repl.ts：交互式读行，每读到一行交给 handle；/exit 或输入结束（Ctrl-D、管道读完）就退出。
+// repl.ts：交互式读行，每读到一行交给 handle；/help 说有哪些命令，/exit 或输入结束（Ctrl-D、管道读完）就退出。
 // 第 20 章改动：confirm 排队——几个工具同时要确认时，一次只问一个问题；按了 Ctrl-C，排着的也都算“不”；
 // 问题开着时别人的输出先攒着（terminal.ts 的 holdOutput）。
 import readline from "node:readline";
 import { holdOutput, terminalOutput } from "./terminal.ts";
+
+const HELP = "/help  列出这几个命令\n/exit  退出（Ctrl-D 也行）\n别的话都发给模型\n";
 
 let active: readline.Interface | undefined; // REPL 正在用的读行器
 
@@ -28,7 +30,8 @@ export async function repl(handle: (line: string) => Promise<void>): Promise<voi
     if (!process.stdin.isTTY) process.stderr.write(raw + "\n");
     const line = raw.trim();
     if (line === "/exit") return rl.close();
-    if (line) await handle(line);
+    if (line === "/help") process.stderr.write(HELP);
+    else if (line) await handle(line);
     prompt();
   }
   process.stderr.write("\n"); // 输入结束（Ctrl-D）：把停在提示符后面的光标换到新的一行
