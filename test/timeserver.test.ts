@@ -1,6 +1,7 @@
 // 第 22 章的时间服务器（timeserver/main.ts）：真起进程，在 stdio 上一行一行地收发，检查协议行为。
 import assert from "node:assert/strict";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import net from "node:net";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 
@@ -465,5 +466,220 @@ describe("timeserver 启动参数", () => {
       assert.match(bad.stderr, /TIMESERVER_NOW/);
       assert.ok(bad.stderr.includes(value));
     });
+  });
+});
+
+// ---- Streamable HTTP（--http）----
+
+// 一个 --http 的服务器进程：--port 0 让系统挑端口，从 stderr 那一行读出地址
+class HttpServer {
+  readonly child: ChildProcessWithoutNullStreams;
+  stderr = "";
+  readonly url: Promise<string>;
+  readonly exited: Promise<number | null>;
+
+  constructor(env: Record<string, string> = {}) {
+    this.child = spawn(process.execPath, ["--import", TSX, "timeserver/main.ts", "--http", "--port", "0"], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "", ...env },
+    });
+    this.exited = new Promise((resolve) => this.child.on("close", resolve));
+    this.url = new Promise((resolve, reject) => {
+      this.child.stderr.on("data", (chunk: Buffer) => {
+        this.stderr += chunk.toString("utf8");
+        const m = /在 (http:\/\/127\.0\.0\.1:\d+\/mcp) 上听\n/.exec(this.stderr);
+        if (m) resolve(m[1]!);
+      });
+      this.exited.then(() => reject(new Error(`没有打印地址就退出了；stderr: ${this.stderr}`)));
+    });
+    httpServers.push(this);
+  }
+
+  async post(body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; text: string; json: Json | undefined }> {
+    const res = await fetch(await this.url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let json: Json | undefined;
+    try {
+      json = JSON.parse(text);
+    } catch {}
+    return { status: res.status, headers: res.headers, text, json };
+  }
+
+  // 握手：返回会话 id
+  async initialize(version = "2025-11-25"): Promise<string> {
+    const init = await this.post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "test", version: "0" } } });
+    assert.equal(init.status, 200, init.text);
+    assert.equal(init.json?.result.protocolVersion, version);
+    const sid = init.headers.get("mcp-session-id");
+    assert.ok(sid, "initialize 的答复要带 Mcp-Session-Id");
+    const ack = await this.post({ jsonrpc: "2.0", method: "notifications/initialized" }, { "Mcp-Session-Id": sid, "MCP-Protocol-Version": version });
+    assert.equal(ack.status, 202);
+    assert.equal(ack.text, "");
+    return sid;
+  }
+}
+const httpServers: HttpServer[] = [];
+after(() => {
+  for (const h of httpServers) if (h.child.exitCode === null && h.child.signalCode === null) h.child.kill("SIGKILL");
+});
+
+// 一个原始的 TCP 连接：写一半的请求，看服务器什么时候断开（慢客户端）
+async function rawUntilClosed(url: string, data: string): Promise<string> {
+  const { port } = new URL(url);
+  const socket = net.connect(Number(port), "127.0.0.1");
+  socket.write(data);
+  let got = "";
+  socket.on("data", (chunk: Buffer) => (got += chunk.toString("latin1")));
+  // 服务器的时限是 5 秒（请求头）和 10 秒（整个请求）；50 秒还连着就算没断——Node 默认的时限是 60 秒和 300 秒，
+  // 忘了设时限的服务器在这里失败
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    new Promise((resolve) => socket.on("close", resolve)),
+    new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`50 秒了还没断开；收到 ${got}`)), 50_000))),
+  ]).finally(() => clearTimeout(timer));
+  return got;
+}
+
+describe("timeserver --http", () => {
+  let h: HttpServer;
+  let slow: HttpServer; // 慢客户端要等服务器的时限，单独一个进程
+  before(() => {
+    h = new HttpServer({ TZ: "Asia/Shanghai", TIMESERVER_NOW: NOW_SHANGHAI });
+    slow = new HttpServer();
+  });
+
+  it("stderr 上打印绑定的地址（只在 127.0.0.1 上）；握手、通知 202、列工具、调两个工具", async () => {
+    assert.match(await h.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    // 只绑 127.0.0.1：同一台机器上的 127.0.0.2（Linux 上整个 127/8 都是回环）也连不上；绑在 0.0.0.0 上就连得上
+    const other = net.connect(Number(new URL(await h.url).port), "127.0.0.2");
+    const refused = await new Promise((resolve) => other.on("error", () => resolve(true)).on("connect", () => resolve(false)));
+    other.destroy();
+    assert.equal(refused, true, "别的地址也连得上：没有只绑 127.0.0.1");
+    const sid = await h.initialize();
+    assert.match(sid, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, "会话 id 是随机 UUID");
+    const headers = { "Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-11-25" };
+    const list = await h.post({ jsonrpc: "2.0", id: 2, method: "tools/list" }, headers);
+    assert.equal(list.status, 200);
+    assert.match(list.headers.get("content-type") ?? "", /^application\/json/);
+    assert.deepEqual(list.json?.result.tools.map((t: Json) => t.name), ["current_time", "days_between"]);
+    const now = await h.post({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "current_time" } }, headers);
+    assert.deepEqual(now.json, { jsonrpc: "2.0", id: 3, result: { content: [{ type: "text", text: "2026-08-07 14:03:09 星期五" }] } });
+    // 没带 MCP-Protocol-Version 就按会话协商的版本算
+    const days = await h.post({ jsonrpc: "2.0", id: "d", method: "tools/call", params: { name: "days_between", arguments: { start: "2026-08-07", end: "2027-01-01" } } }, { "Mcp-Session-Id": sid });
+    assert.equal(days.json?.result.content[0].text, "147 天");
+    // 不认识的方法还是 JSON-RPC 错误，HTTP 上是 200
+    const unknown = await h.post({ jsonrpc: "2.0", id: 4, method: "resources/list" }, headers);
+    assert.equal(unknown.status, 200);
+    assert.equal(unknown.json?.error.code, -32601);
+    // 客户端发来的响应也是 202
+    assert.equal((await h.post({ jsonrpc: "2.0", id: 9, result: {} }, headers)).status, 202);
+    // 两次握手是两个不同的会话
+    assert.notEqual(await h.initialize("2024-11-05"), sid);
+  });
+
+  it("会话：没带 id → 400，不认识的 id → 404；DELETE 结束会话，之后这个 id 是 404", async () => {
+    const ping = { jsonrpc: "2.0", id: 5, method: "ping" };
+    assert.equal((await h.post(ping)).status, 400);
+    assert.equal((await h.post(ping, { "Mcp-Session-Id": "no-such-session" })).status, 404);
+    const sid = await h.initialize();
+    assert.equal((await h.post(ping, { "Mcp-Session-Id": sid })).status, 200);
+    const url = await h.url;
+    assert.equal((await fetch(url, { method: "DELETE" })).status, 400);
+    assert.equal((await fetch(url, { method: "DELETE", headers: { "Mcp-Session-Id": sid } })).status, 200);
+    const after = await h.post(ping, { "Mcp-Session-Id": sid });
+    assert.equal(after.status, 404);
+    assert.equal(after.json?.id, null, "拒绝也带一个 JSON-RPC 错误体");
+    assert.equal((await fetch(url, { method: "DELETE", headers: { "Mcp-Session-Id": sid } })).status, 404);
+  });
+
+  it("MCP-Protocol-Version 头：不认识的、和会话协商的不一样的 → 400", async () => {
+    const sid = await h.initialize("2025-06-18");
+    const ping = { jsonrpc: "2.0", id: 6, method: "ping" };
+    assert.equal((await h.post(ping, { "Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-06-18" })).status, 200);
+    for (const bad of ["banana", "", "2025-11-25", "2025-03-26"]) {
+      const r = await h.post(ping, { "Mcp-Session-Id": sid, "MCP-Protocol-Version": bad });
+      assert.equal(r.status, 400, `${JSON.stringify(bad)}: ${r.text}`);
+    }
+  });
+
+  it("Origin 不是本机 → 403（防 DNS 重绑定）；本机的 Origin 照常", async () => {
+    const init = { jsonrpc: "2.0", id: 7, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } } };
+    for (const origin of ["http://evil.example", "null", "http://127.0.0.1.evil.example", "file://", "http://localhost.evil:80"]) {
+      assert.equal((await h.post(init, { Origin: origin })).status, 403, origin);
+    }
+    for (const origin of ["http://localhost:5173", "http://127.0.0.1", "https://[::1]:8443"]) {
+      assert.equal((await h.post(init, { Origin: origin })).status, 200, origin);
+    }
+  });
+
+  it("GET → 405（没有服务器→客户端的流），别的路径 → 404，请求体不是 JSON → 400/415", async () => {
+    const url = await h.url;
+    const get = await fetch(url, { headers: { Accept: "text/event-stream" } });
+    assert.equal(get.status, 405);
+    assert.match(get.headers.get("allow") ?? "", /POST/);
+    assert.equal((await fetch(url.replace(/\/mcp$/, "/other"), { method: "POST" })).status, 404);
+    const parse = await h.post("{not json");
+    assert.equal(parse.status, 400);
+    assert.equal(parse.json?.error.code, -32700);
+    assert.equal((await h.post("[]")).status, 400, "没有批处理");
+    assert.equal((await h.post("{}", { "Content-Type": "text/plain" })).status, 415);
+    assert.equal((await h.post("{}", { Accept: "text/html" })).status, 406);
+  });
+
+  it("客户端只收 SSE：答复装在一个 message 事件里", async () => {
+    const r = await h.post({ jsonrpc: "2.0", id: 8, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } } }, { Accept: "text/event-stream" });
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get("content-type") ?? "", /^text\/event-stream/);
+    assert.ok(r.headers.get("mcp-session-id"));
+    const m = /^event: message\ndata: (.*)\n\n$/.exec(r.text);
+    assert.ok(m, r.text);
+    assert.equal(JSON.parse(m[1]!).result.protocolVersion, "2025-11-25");
+  });
+
+  it("请求体超过 1 MiB → 413（不管声明了长度还是分块发），之后照常服务", async () => {
+    const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(1024 * 1024) } });
+    assert.equal((await h.post(big)).status, 413);
+    const url = await h.url;
+    const chunked = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(big));
+        c.close();
+      },
+    });
+    const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: chunked, duplex: "half" } as RequestInit);
+    assert.equal(r.status, 413);
+    await h.initialize();
+  });
+
+  it("慢客户端占不住连接：请求头迟迟不完、请求体迟迟不完，服务器都会断开", async () => {
+    const url = await slow.url;
+    const [headers, body] = await Promise.all([
+      rawUntilClosed(url, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n"),
+      rawUntilClosed(url, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"),
+    ]);
+    for (const got of [headers, body]) assert.ok(got === "" || got.startsWith("HTTP/1.1 408"), got);
+    // 服务器本身没事
+    const r = await slow.post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } } });
+    assert.equal(r.status, 200);
+  });
+
+  it("SIGTERM → 以 0 退出；坏参数 → stderr 说清楚、以 2 退出", async () => {
+    await slow.url;
+    const last = new HttpServer();
+    await last.url;
+    last.child.kill("SIGTERM");
+    assert.equal(await last.exited, 0);
+    for (const args of [["--port", "80"], ["--http", "--port", "x"], ["--http", "--port", "70000"], ["--nope"]]) {
+      const bad = spawn(process.execPath, ["--import", TSX, "timeserver/main.ts", ...args], { cwd: ROOT });
+      let err = "";
+      bad.stderr.on("data", (c: Buffer) => (err += c.toString("utf8")));
+      const code = await new Promise((resolve) => bad.on("close", resolve));
+      assert.equal(code, 2, args.join(" "));
+      assert.match(err, /用法/);
+    }
   });
 });

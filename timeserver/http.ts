@@ -1,0 +1,168 @@
+// Streamable HTTP 传输（2025-11-25 那一版）：一个端点 /mcp，客户端每条消息 POST 一次，
+// 请求的答复放在 HTTP 响应里（application/json；客户端只收 SSE 时，就用一个事件装着它），通知和响应答 202。
+// 这个服务器从不主动给客户端发消息，所以没有 GET 那条服务器→客户端的流（405），也不需要断点续传。
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { answer, errorReply, isObject, type Message } from "./protocol.ts";
+
+const ENDPOINT = "/mcp";
+// 请求体最长 1 MiB：两个工具的参数只有两个日期，再大就是来捣乱的（413）
+const MAX_BODY = 1024 * 1024;
+// 会话最多记这么多个，满了丢最老的（Map 按插入顺序）：被丢的客户端收到 404，重新 initialize 就好。
+// 不设上限的话，一个不停 initialize 的客户端能让我们一直长内存
+const MAX_SESSIONS = 256;
+// 慢客户端占不住连接：请求头 5 秒内要到齐，整个请求（连同请求体）10 秒内要收完，否则 Node 答 408 并断开
+const HEADERS_TIMEOUT_MS = 5_000;
+const REQUEST_TIMEOUT_MS = 10_000;
+
+const sessions = new Map<string, string>(); // Mcp-Session-Id → 这个会话协商出的协议版本
+
+// DNS 重绑定：恶意网页把自己的域名解析到 127.0.0.1，浏览器就会替它来敲本机的端口。
+// 浏览器发的请求总带着网页的 Origin，所以只放行本机的 Origin；没有 Origin 的（命令行、SDK）不是浏览器，放行
+function localOrigin(origin: string): boolean {
+  try {
+    const url = new URL(origin);
+    return (url.protocol === "http:" || url.protocol === "https:") && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+  } catch {
+    return false; // 包括 "null"（沙箱里的页面、file://）
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+// 答复用什么格式：没写 Accept 或者收 JSON 就用 JSON；只收 SSE 就用 SSE；都不收是 406
+function format(accept: string | undefined): "json" | "sse" | undefined {
+  if (accept === undefined) return "json";
+  const types = accept.split(",").map((t) => t.split(";")[0]!.trim().toLowerCase());
+  if (types.some((t) => t === "application/json" || t === "application/*" || t === "*/*")) return "json";
+  return types.includes("text/event-stream") ? "sse" : undefined;
+}
+
+function send(res: ServerResponse, status: number, body?: Message, headers: Record<string, string> = {}): void {
+  if (body === undefined) {
+    res.writeHead(status, headers).end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(text)), ...headers }).end(text);
+}
+
+// 协议之外的拒绝（HTTP 状态码说了算）也带一个 JSON-RPC 错误体，客户端能把原因显示出来
+function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  send(res, status, errorReply(null, -32000, message), headers);
+}
+
+type Body = { text: string } | "too-big" | "gone";
+
+function readBody(req: IncomingMessage): Promise<Body> {
+  return new Promise((resolve) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        req.removeAllListeners("data");
+        return resolve("too-big");
+      }
+      parts.push(chunk);
+    });
+    req.on("end", () => resolve({ text: Buffer.concat(parts).toString("utf8") }));
+    req.on("close", () => resolve("gone")); // 客户端半路走了；已经 resolve 过的话这一句不起作用
+    req.on("error", () => resolve("gone"));
+  });
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const origin = header(req, "origin");
+  if (origin !== undefined && !localOrigin(origin)) return refuse(res, 403, `拒绝：Origin ${JSON.stringify(origin)} 不是本机（防 DNS 重绑定）`);
+  if ((req.url ?? "").split("?")[0] !== ENDPOINT) return refuse(res, 404, `这里只有 ${ENDPOINT}`);
+  const sid = header(req, "mcp-session-id");
+
+  if (req.method === "DELETE") {
+    if (sid === undefined) return refuse(res, 400, "缺少 Mcp-Session-Id：不知道要结束哪个会话");
+    if (!sessions.delete(sid)) return refuse(res, 404, "没有这个会话（可能已经结束了）");
+    return send(res, 200);
+  }
+  if (req.method !== "POST") return refuse(res, 405, "只收 POST（消息）和 DELETE（结束会话）；这个服务器不主动发消息，没有 GET 的流", { Allow: "POST, DELETE" });
+
+  const type = header(req, "content-type") ?? "";
+  if (type.split(";")[0]!.trim().toLowerCase() !== "application/json") return refuse(res, 415, "请求体要是 application/json");
+  const as = format(header(req, "accept"));
+  if (as === undefined) return refuse(res, 406, "Accept 里要有 application/json 或 text/event-stream");
+  const declared = Number(header(req, "content-length") ?? 0);
+  if (declared > MAX_BODY) return refuse(res, 413, `请求体超过了 ${MAX_BODY / 1024 / 1024} MiB`, { Connection: "close" });
+  const body = await readBody(req);
+  if (body === "gone") return;
+  if (body === "too-big") return refuse(res, 413, `请求体超过了 ${MAX_BODY / 1024 / 1024} MiB`, { Connection: "close" });
+
+  let msg: unknown;
+  try {
+    msg = JSON.parse(body.text);
+  } catch {
+    return send(res, 400, errorReply(null, -32700, "解析失败：请求体不是合法 JSON"));
+  }
+  // 2025-11-25 没有批处理：一个请求体就是一条消息
+  if (Array.isArray(msg)) return send(res, 400, errorReply(null, -32600, "无效请求：不收批处理（JSON 数组）"));
+
+  const initializing = isObject(msg) && msg.method === "initialize";
+  if (!initializing) {
+    if (sid === undefined) return refuse(res, 400, "缺少 Mcp-Session-Id：先 initialize");
+    const version = sessions.get(sid);
+    if (version === undefined) return refuse(res, 404, "没有这个会话（结束了，或者服务器重启过）：重新 initialize");
+    // 没带这个头就按会话协商出的版本算；带了就必须是它
+    const asked = header(req, "mcp-protocol-version");
+    if (asked !== undefined && asked !== version) {
+      return refuse(res, 400, `MCP-Protocol-Version 是 ${JSON.stringify(asked)}，这个会话协商的是 ${version}`);
+    }
+  }
+
+  const reply = answer(msg);
+  if (reply === undefined) return send(res, 202); // 通知、响应：收下了，没有答复
+  const headers: Record<string, string> = {};
+  if (initializing && isObject(reply.result)) {
+    const id = randomUUID(); // crypto 的随机数：猜不到别人的会话
+    sessions.set(id, String(reply.result.protocolVersion));
+    if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
+    headers["Mcp-Session-Id"] = id;
+  }
+  // 连 id 都读不出来的消息不是一个请求：HTTP 上答 400
+  const status = reply.id === null ? 400 : 200;
+  if (as === "json") return send(res, status, reply, headers);
+  res.writeHead(status, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", ...headers });
+  res.end(`event: message\ndata: ${JSON.stringify(reply)}\n\n`);
+}
+
+export function serveHttp(port: number): void {
+  const server = createServer(
+    { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 500 },
+    (req, res) => {
+      handle(req, res).catch(() => {
+        // 自己的 bug 也只坏这一个请求
+        if (!res.headersSent) refuse(res, 500, "服务器内部错误");
+        else res.destroy();
+      });
+    },
+  );
+  server.maxConnections = 64; // 连接数也有上限：多出来的直接断开
+  server.on("error", (err: NodeJS.ErrnoException) => {
+    process.stderr.write(`timeserver: 没法在 127.0.0.1:${port} 上听（${err.code ?? err.name}）\n`);
+    process.exit(1);
+  });
+  // 只绑 127.0.0.1：别的机器连不进来
+  server.listen(port, "127.0.0.1", () => {
+    const address = server.address();
+    const bound = typeof address === "object" && address ? address.port : port;
+    // 用 --port 0 让系统挑端口时，测试和检查器从这一行读出端口
+    process.stderr.write(`timeserver: 在 http://127.0.0.1:${bound}${ENDPOINT} 上听\n`);
+  });
+  const stop = () => {
+    server.close();
+    server.closeAllConnections();
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
