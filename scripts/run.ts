@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CHAPTERS, ROOT, chapterDirs, expectedPath, findChapter, hasTerminalTool, listScenarios, runScenario, type Scenario, type Step } from "../shared/scenario.ts";
+import { CHAPTERS, ROOT, chapterDirs, findChapter, hasTerminalTool, listScenarios, runScenario, type Scenario, type Step } from "../shared/scenario.ts";
 
 const TSX = import.meta.resolve("tsx");
 
@@ -116,7 +116,8 @@ export function demoSteps(steps: Step[]): string {
 
 // 在脚本模型上把演示场景直接播到终端，返回退出码。要问读者 y/N 的演示，有终端就请读者自己答，
 // 没有终端（npm run demo -- 9 | cat）就在伪终端里照剧本替他答；按 Ctrl-C 这类步骤总是由演示替他做，时机才准
-export async function playDemo(chapter: string, options: { realClock?: boolean; impl?: string } = {}): Promise<number> {
+// ask：在读者自己的目录里真跑这一章的命令（npm start 是 npm start --）
+export async function playDemo(chapter: string, options: { realClock?: boolean; impl?: string; ask?: string } = {}): Promise<number> {
   const nn = chapterNumber(chapter);
   const s = demoScenario(chapter);
   if (!s) usageError(`第 ${nn} 章还没有场景（shared/fixtures/${chapter}/ 是空的），没有可演示的`);
@@ -132,7 +133,9 @@ export async function playDemo(chapter: string, options: { realClock?: boolean; 
   else if (steps.length > 0) console.error(`[演示] 演示会替你操作：${demoSteps(steps)}`);
 
   const impl = options.impl ?? path.join(CHAPTERS, chapter); // 也可以是读者自己的目录
-  const result = await whileChildRuns(runScenario(s, impl, { live: true, byHand, realClock: options.realClock }));
+  const ask = options.ask ?? `npm run ch -- ${Number(nn)}`;
+  const lastStderr = (text: string) => text.replace(SESSION_SAVED, honestResume(ask));
+  const result = await whileChildRuns(runScenario(s, impl, { live: true, byHand, realClock: options.realClock, lastStderr }));
   const problems = result.records.flatMap((r, i) => (r.rejected ? [`脚本模型拒绝了第 ${i + 1} 次请求：${r.rejected}`] : []));
   if (result.unusedTurns.length > 0) problems.push(`剧本里的第 ${result.unusedTurns.join("、")} 轮没有用上`);
   if (problems.length > 0) {
@@ -140,9 +143,11 @@ export async function playDemo(chapter: string, options: { realClock?: boolean; 
     if (byHand) console.error(dim(`[提示] 再来一次，照剧本答：${demoSteps(steps)}`, process.stderr));
     return result.exitCode || 1;
   }
-  // 演示在临时目录里跑，结束就删了：转录里那句 --resume 对读者没用，说清楚，免得他去试
-  if (fs.readFileSync(expectedPath(s), "utf8").includes("--resume")) {
-    console.error(dim(`[提示] 上面的会话存在演示的临时目录里，已经随演示删掉，--resume 接不上；在你自己的目录里 npm run ch -- ${Number(nn)} 开的会话才接得上`, process.stderr));
-  }
   return result.exitCode ?? 1;
+}
+
+// 演示在临时目录里跑，结束就删了：最后那句“用 --resume … 接着聊”接不上。换成一句真能照做的
+const SESSION_SAVED = /^\[会话已保存：用 --resume \S+ 接着聊\]$/gm;
+export function honestResume(ask: string): string {
+  return `[演示的会话随临时目录删掉了，接不上。在你自己的目录里 ${ask} "问题" 开一个会话，${ask} --resume 接着聊]`;
 }

@@ -7,6 +7,6 @@ const args = process.argv.slice(2);
 if (args.length > 0) {
   process.exitCode = await runChapter(newest, args);
 } else {
-  process.exitCode = await playDemo(newest, { realClock: true });
+  process.exitCode = await playDemo(newest, { realClock: true, ask: "npm start --" });
   console.error(dim(`[提示] 问真模型: npm start -- "问题"；看别的章: npm run demo -- <章号>`, process.stderr));
 }

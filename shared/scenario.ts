@@ -200,6 +200,7 @@ export interface RunOptions {
   live?: boolean; // 直接输出到终端（npm run demo），不收集转录
   byHand?: boolean; // live 时读者自己在终端前照 interact 的步骤操作（回答 y/N）；不设就由运行器替他操作
   realClock?: boolean; // 去掉 mcp.json 里的 TIMESERVER_NOW，让时间服务器用真的时钟（npm start）
+  lastStderr?: (text: string) => string; // live 时，最后一次运行的 stderr 先经过它再上屏（演示用它改写那句接不上的 --resume）
   tsx?: boolean; // 照读者 npm run ch 的样子经过 tsx 跑（每次启动都要先编译）；不设就是“编译一次、跑很多次”，见 launcher
   inherited?: boolean; // 场景出自更早的一章（脚本模型对 tools 的检查放宽成“按顺序都在”）
 }
@@ -270,7 +271,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
       const command = [...runner, ...(run.args ?? [])];
       exitCode = await new Promise<number | null>((resolve) => {
         child = opts.live
-          ? spawnLive(command, work, env, s.spec.tty, tee)
+          ? spawnLive(command, work, env, s.spec.tty, tee, run === runs.at(-1) ? opts.lastStderr : undefined)
           : s.spec.tty
             ? spawnInTerminal(command, work, env, fd)
             : // stdout 和 stderr 指向同一个文件：两路输出按真实发生的先后交织，正是读者在终端里看到的样子
@@ -459,16 +460,23 @@ function shellWord(arg: string): string {
 }
 
 // 演示：输出直接到读者的终端；给了 tee 就同时写进转录文件。要伪终端的场景没有 tee 时，读者自己的终端就是那个终端
-function spawnLive(command: string[], cwd: string, env: Record<string, string>, tty: boolean | undefined, tee: number | undefined): ChildProcess {
+function spawnLive(command: string[], cwd: string, env: Record<string, string>, tty: boolean | undefined, tee: number | undefined, filter?: (text: string) => string): ChildProcess {
+  if (tee === undefined && filter && !tty) {
+    // 只有 stderr 绕道本进程：stdout 照旧直通终端
+    const child = spawn(command[0], command.slice(1), { cwd, env, stdio: ["pipe", "inherit", "pipe"] });
+    child.stderr?.setEncoding("utf8").on("data", (d: string) => process.stderr.write(filter(d)));
+    return child;
+  }
   if (tee === undefined) return spawn(command[0], command.slice(1), { cwd, env, stdio: tty ? "inherit" : ["pipe", "inherit", "inherit"] });
   const child = tty ? spawnInTerminal(command, cwd, env, tee) : spawn(command[0], command.slice(1), { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
   child.stdout?.on("data", (d: Buffer) => {
     process.stdout.write(d);
     if (!tty) fs.writeSync(tee, d);
   });
-  child.stderr?.on("data", (d: Buffer) => {
-    process.stderr.write(d);
-    if (!tty) fs.writeSync(tee, d);
+  if (filter && !tty) child.stderr?.setEncoding("utf8");
+  child.stderr?.on("data", (d: Buffer | string) => {
+    process.stderr.write(typeof d === "string" && filter ? filter(d) : d);
+    if (!tty) fs.writeSync(tee, typeof d === "string" ? Buffer.from(d) : d);
   });
   return child;
 }

@@ -10,6 +10,7 @@ import { CHAPTERS, ROOT, chapterDirs, hasTerminalTool } from "../shared/scenario
 import { startScriptedModel } from "../shared/scripted-model.ts";
 import { typecheckDir } from "../scripts/typecheck.ts";
 import { README, chapterIndex, indexInReadme } from "../scripts/chapter-index.ts";
+import { honestResume } from "../scripts/run.ts";
 
 const TSX = import.meta.resolve("tsx");
 
@@ -178,7 +179,9 @@ describe("npm run demo", () => {
     assert.match(output, /\[已中断。再按一次 Ctrl-C 退出\]/);
     assert.match(output, /后台的 sleep 也一起结束了/);
     assert.doesNotMatch(output, /HTTP 400/);
-    assert.match(output, /--resume 接不上/); // 演示的临时目录已经删了，转录里那句 --resume 要说明白
+    // 演示的临时目录已经删了：最后那句 --resume 换成读者真能照做的命令
+    assert.doesNotMatch(output, /用 --resume \S+ 接着聊/);
+    assert.ok(output.includes(honestResume("npm run ch -- 12")), output);
   });
 
   // 读者自己在终端前答：没照剧本答，脚本模型拒绝下一次请求，演示就以非零退出，并提醒该怎么答
@@ -204,6 +207,31 @@ describe("npm run demo", () => {
     assert.match(output, /这个演示要你来答：看到“\[y\/N\]”时输入 y 回车（2 次）/);
     assert.match(output, /没有照剧本走完：脚本模型拒绝了第 2 次请求/);
     assert.notEqual(code, 0, output);
+  });
+});
+
+// npm start 播放最新一章的演示：它最后说的接着聊的办法，照做真能接上（同一个工作目录、同一个 HOME）
+describe("npm start", () => {
+  it("演示不许诺接不上的 --resume；它给的 npm start -- \"问题\"、npm start -- --resume 真能接着聊", async (t) => {
+    const demo = await runScript("start.ts", []);
+    assert.equal(demo.code, 0, demo.output);
+    assert.doesNotMatch(demo.output, /用 --resume \S+ 接着聊/);
+    assert.ok(demo.output.includes(honestResume("npm start --")), demo.output);
+
+    const model = await startScriptedModel({ turns: [{ content: "好的，小林。" }, { content: "你叫小林。" }] });
+    t.after(() => model.close());
+    const dir = tempDir(t);
+    const [work, home] = [path.join(dir, "work"), path.join(dir, "home")];
+    fs.mkdirSync(work);
+    fs.mkdirSync(home);
+    const env = { HOME: home, HARNESS_BASE_URL: model.url, HARNESS_API_KEY: "sk-scripted", HARNESS_MODEL: "scripted-model" };
+    const first = await runScript("start.ts", ["我叫小林，请记住。"], { cwd: work, env });
+    assert.equal(first.code, 0, first.output);
+    const again = await runScript("start.ts", ["--resume", "我叫什么名字？"], { cwd: work, env });
+    assert.equal(again.code, 0, again.output);
+    assert.match(again.output, /你叫小林。/);
+    const sent = JSON.stringify(model.requests[1]?.body.messages ?? []);
+    assert.ok(sent.includes("我叫小林，请记住。") && sent.includes("好的，小林。"), `第二次请求没有接上第一次：${sent}`);
   });
 });
 
