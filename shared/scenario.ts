@@ -28,7 +28,10 @@ export interface ScenarioSpec {
   model?: "scripted" | "refused"; // refused：指向一个没人监听的端口
   profiles?: Profile[] | "all"; // 用哪几家服务商的形状各跑一遍，转录必须一样
   setup?: string; // 开跑之前在工作目录里执行的 bash 命令（建符号链接、git init……）
-  mcp?: object; // 写成工作目录里的 mcp.json；字符串里的 $NODE、$TSX、$ROOT、$WORK 换成这台机器上的实际值
+  mcp?: object; // 写成工作目录里的 mcp.json；字符串里的 $NODE、$TSX、$ROOT、$WORK 换成这台机器上的实际值，$URL_<名字> 换成 servers 里那个服务器的地址
+  // 开跑之前起好的 HTTP 服务器（远程 MCP 服务）：名字 → 命令行（同样换 $NODE、$TSX、$ROOT）。它在 stderr 上报出的第一个
+  // http://127.0.0.1:端口… 就是它的地址；几次运行都跑完了才杀掉它，它报地址以后在 stderr 上说的话接在转录末尾
+  servers?: Record<string, string[]>;
   tty?: boolean; // 在伪终端里跑（util-linux 的 script）：stdin 是终端，可以被问 y/N
   runs?: { args?: string[]; stdin?: string }[]; // 在同一个工作目录里接连运行几次（代替 args、stdin）
   interact?: Step[]; // 输出里出现某段文字之后要做的事：敲一行字，或者按 Ctrl-C
@@ -214,9 +217,13 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
   const workspace = path.join(s.dir, "workspace");
   if (fs.existsSync(workspace)) fs.cpSync(workspace, work, { recursive: true });
   else fs.mkdirSync(work);
+  const servers = await startServers(s.spec.servers ?? {}, tmp, opts).catch(async (e) => {
+    await fs.promises.rm(tmp, { recursive: true, force: true });
+    throw e;
+  });
   if (s.spec.mcp) {
     // 服务器和 harness 用同一个 Node、同样“编译一次”（见 writeMcpJson）
-    await writeMcpJson(s.spec.mcp, path.join(work, "mcp.json"), { $NODE: process.execPath, $ROOT: ROOT, $WORK: work }, opts);
+    await writeMcpJson(s.spec.mcp, path.join(work, "mcp.json"), { $NODE: process.execPath, $ROOT: ROOT, $WORK: work, ...servers.urls }, opts);
   }
   const homeFixture = path.join(s.dir, "home"); // 用户目录里的东西（比如 ~/.claude/skills/）
   if (fs.existsSync(homeFixture)) fs.cpSync(homeFixture, home, { recursive: true });
@@ -297,6 +304,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
       if (exitCode !== 0) fs.writeSync(fd, `[退出码 ${exitCode}]\n`);
     }
     stopInteracting();
+    fs.writeSync(fd, await servers.stop());
     fs.closeSync(fd);
     let transcript = normalizeTranscript(fs.readFileSync(out, "utf8"), paths);
     // 终端的控制序列（光标移动、清行）和回车符不是内容
@@ -305,6 +313,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
     const leftovers = await leftoverProcesses(tmp);
     return { transcript, exitCode, requests: bodies.length, bodies, records: model.requests, unusedTurns: model.unusedTurns(), timedOut, leftovers };
   } finally {
+    await servers.stop();
     await model.close();
     await fs.promises.rm(tmp, { recursive: true, force: true }); // 异步删：同时在跑的场景不必等它
   }
@@ -374,7 +383,7 @@ const EMPTY_MODULE = "data:text/javascript,";
 async function writeMcpJson(mcp: object, file: string, vars: Record<string, string>, opts: RunOptions) {
   const strings: string[] = [];
   JSON.stringify(mcp, (_key, value) => (typeof value === "string" && strings.push(value), value));
-  const expand = (text: string, tsx: string) => text.replace(/\$(NODE|TSX|ROOT|WORK)/g, (v) => (v === "$TSX" ? tsx : vars[v]));
+  const expand = (text: string, tsx: string) => text.replace(/\$(NODE|TSX|ROOT|WORK|URL_\w+)/g, (v) => (v === "$TSX" ? tsx : (vars[v] ?? v)));
   const built = new Map<string, string>();
   let tsx = opts.tsx ? TSX : EMPTY_MODULE;
   if (!opts.tsx && !STRIPS_TYPES) {
@@ -391,6 +400,50 @@ async function writeMcpJson(mcp: object, file: string, vars: Record<string, stri
     return built.get(text) ?? text;
   };
   fs.writeFileSync(file, JSON.stringify(mcp, value, 2));
+}
+
+// 场景要的 HTTP 服务器：全都起来、报出地址（$URL_<名字>）才开跑。stop 杀掉它们，交回它们报地址以后在 stderr 上说的话（可以调用多次）
+async function startServers(specs: Record<string, string[]>, cwd: string, opts: RunOptions): Promise<{ urls: Record<string, string>; stop(): Promise<string> }> {
+  const started: { child: ChildProcess; said: string[]; closed: Promise<void> }[] = [];
+  const stop = async () => {
+    for (const { child } of started) child.kill("SIGKILL");
+    await Promise.all(started.map((s) => s.closed));
+    return started.flatMap((s) => s.said.splice(0)).join("");
+  };
+  const urls: Record<string, string> = {};
+  try {
+    for (const [name, argv] of Object.entries(specs)) {
+      const file = path.join(cwd, `server-${name}.json`); // 命令行的展开、编译和 mcp.json 是同一套（writeMcpJson）
+      await writeMcpJson(argv, file, { $NODE: process.execPath, $ROOT: ROOT, $WORK: cwd }, opts);
+      const [command, ...args] = JSON.parse(fs.readFileSync(file, "utf8")) as string[];
+      const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", TZ: "UTC", ...(STRIPS_TYPES ? { NODE_COMPILE_CACHE: path.join(ROOT, ".cache", "node-compile-cache") } : {}) };
+      const child = spawn(command, args, { cwd, env, stdio: ["ignore", "ignore", "pipe"] }); // 要别的环境变量，命令行前面写 env X=…
+      const said: string[] = [];
+      const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
+      started.push({ child, said, closed });
+      urls[`$URL_${name}`] = await new Promise<string>((resolve, reject) => {
+        let text = "";
+        let found = false;
+        // clock-ok: 只是防卡死的时限，正常几百毫秒就报出地址
+        const guard = setTimeout(() => reject(new Error(`场景的服务器 ${name} 30 秒还没有报出地址：${text}`)), 30_000);
+        child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+          if (found) return void said.push(chunk);
+          text += chunk;
+          const url = text.match(/http:\/\/127\.0\.0\.1:\d+\S*(?=\s)/)?.[0];
+          if (!url) return;
+          [found, text] = [true, text.slice(text.indexOf("\n", text.indexOf(url)) + 1)];
+          said.push(text);
+          clearTimeout(guard);
+          resolve(url);
+        });
+        closed.then(() => (clearTimeout(guard), reject(new Error(`场景的服务器 ${name} 没有报出地址就退出了：${text}`))));
+      });
+    }
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { urls, stop };
 }
 
 function tsFiles(dir: string, rel = ""): string[] {

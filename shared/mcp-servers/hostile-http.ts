@@ -1,0 +1,140 @@
+// 说 Streamable HTTP 的陪练服务器（练习 22-5）。一个进程、一个端口，路径的第一段是模式：http://127.0.0.1:端口/<模式>/mcp
+//   forget   正经的服务器：会话（Mcp-Session-Id，依次叫 s1、s2…）、查 MCP-Protocol-Version 头；tools/call 用 SSE 答，
+//            回答之前先发一个通知和一个 ping 请求。可它健忘：第一个会话（s1）的第一个 tools/call 答 404（会话没了），客户端得重新握手再发一次。
+//            whoami 工具报出它看到的：会话、协议头、Authorization、这是第几次 initialize、之前结束了哪些会话（DELETE）
+//   gone     initialize 正常，之后的请求一律 404：重新握手一次还是 404，就该放弃，不能没完没了地重来
+//   html     200，Content-Type 是 text/html（一个登录页；里面夹着终端控制序列）
+//   huge     200 的 application/json，initialize 的回答里塞了 80 MiB 的填充（不查大小的客户端就全收下了）
+//   endless  200 的 text/event-stream，一个接一个的通知，等不到回答（写满 80 MiB 才停：测试机上的防卡死上限）
+//   slow     收下请求，一个字节也不回（连响应头也不发）
+// 启动后在 stderr 上报一行地址（场景的运行器从这一行读端口）；之后只在收到 DELETE 时记一行。只用标准库。
+import http from "node:http";
+
+type Msg = { jsonrpc?: string; id?: number | string | null; method?: string; params?: any; result?: unknown; error?: unknown };
+const VERSIONS = ["2024-11-05", "2025-06-18", "2025-11-25"];
+
+interface Session {
+  id: string;
+  version: string;
+  calls: number; // 这个会话上收到过几个 tools/call
+}
+const sessions = new Map<string, Session>();
+const counters = new Map<string, number>(); // 每个模式发出过几个会话
+const initializes = new Map<string, number>();
+const deleted: string[] = [];
+
+const server = http.createServer((req, res) => {
+  const mode = (req.url ?? "").split("/")[1] ?? "";
+  if (mode === "slow") return; // 不回答，也不关连接
+  const chunks: Buffer[] = [];
+  req.on("data", (c: Buffer) => chunks.push(c));
+  req.on("end", () => handle(mode, req, res, Buffer.concat(chunks).toString("utf8")));
+});
+
+// 一块接一块地写到 80 MiB，再写上结尾；客户端先挂断就停
+function flood(res: http.ServerResponse, block: string, end: string) {
+  let left = Math.ceil((80 * 1024 * 1024) / Buffer.byteLength(block));
+  const more = () => {
+    while (!res.destroyed && left > 0) if ((left--, !res.write(block))) return void res.once("drain", more);
+    if (!res.destroyed) res.end(end);
+  };
+  more();
+}
+
+function json(res: http.ServerResponse, status: number, body: object, headers: Record<string, string> = {}) {
+  res.writeHead(status, { "Content-Type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+const rpcError = (id: unknown, message: string) => ({ jsonrpc: "2.0", id: id ?? null, error: { code: -32600, message } });
+
+function handle(mode: string, req: http.IncomingMessage, res: http.ServerResponse, body: string) {
+  if (!["forget", "gone", "html", "huge", "endless"].includes(mode)) return json(res, 404, rpcError(null, `没有这个模式：${mode}`));
+  const sid = req.headers["mcp-session-id"];
+  if (req.method === "DELETE") {
+    if (typeof sid === "string" && sessions.delete(sid)) {
+      deleted.push(sid);
+      process.stderr.write(`hostile-http: 会话 ${sid} 收到 DELETE，结束\n`);
+      res.writeHead(200).end();
+    } else res.writeHead(404).end();
+    return;
+  }
+  if (req.method !== "POST") return void res.writeHead(405, { Allow: "POST, DELETE" }).end();
+  const accept = String(req.headers.accept ?? "");
+  if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
+    return json(res, 406, rpcError(null, "Accept 头里要同时有 application/json 和 text/event-stream"));
+  }
+  if (mode === "html") {
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+    return void res.end("<html><title>\x1b]0;PWNED\x07请先登录</title><body>登录</body></html>");
+  }
+  if (mode === "huge") {
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.write(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2024-11-05","capabilities":{"tools":{}},"serverInfo":{"name":"huge","version":"1"},"pad":"`);
+    const block = "x".repeat(64 * 1024);
+    return flood(res, block, `"}}`);
+  }
+  if (mode === "endless") {
+    res.writeHead(200, { "Content-Type": "text/event-stream" });
+    // 每个通知都不小（半 MiB，一行的上限之内）：客户端要靠整条流的上限停下来
+    const event = `data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "还在忙".repeat(170_000) } })}\n\n`;
+    return flood(res, event, "");
+  }
+  let msg: Msg;
+  try {
+    msg = JSON.parse(body);
+  } catch {
+    return json(res, 400, rpcError(null, "请求体不是 JSON"));
+  }
+  if (msg.method === "initialize") {
+    const n = (counters.get(mode) ?? 0) + 1;
+    counters.set(mode, n);
+    initializes.set(mode, (initializes.get(mode) ?? 0) + 1);
+    const asked = msg.params?.protocolVersion;
+    const version = VERSIONS.includes(asked) ? asked : VERSIONS.at(-1)!;
+    const session = { id: `s${n}`, version, calls: 0 };
+    sessions.set(session.id, session);
+    const result = { protocolVersion: version, capabilities: { tools: {} }, serverInfo: { name: `hostile-http-${mode}`, version: "1" } };
+    return json(res, 200, { jsonrpc: "2.0", id: msg.id, result }, { "Mcp-Session-Id": session.id });
+  }
+  // 初始化之后的每个请求：会话号要带、要认得；协议版本头要和谈好的一样
+  if (typeof sid !== "string") return json(res, 400, rpcError(msg.id, "缺少 Mcp-Session-Id 头"));
+  const session = sessions.get(sid);
+  if (!session || mode === "gone") return json(res, 404, rpcError(msg.id, mode === "gone" ? "会话不存在\x1b]0;PWNED\x07\x1b[2J" : "会话不存在"));
+  if (req.headers["mcp-protocol-version"] !== session.version) {
+    return json(res, 400, rpcError(msg.id, `MCP-Protocol-Version 头要是 ${session.version}，收到的是 ${String(req.headers["mcp-protocol-version"] ?? "（没有）")}`));
+  }
+  if (msg.method === undefined || msg.id === undefined) return void res.writeHead(202).end(); // 通知和客户端的回答
+  if (msg.method === "tools/list") {
+    const tools = [{ name: "whoami", description: "报出服务器看到的请求头和会话", inputSchema: { type: "object", properties: {} } }];
+    return json(res, 200, { jsonrpc: "2.0", id: msg.id, result: { tools } });
+  }
+  if (msg.method === "tools/call") {
+    // 服务器“重启过”：这个会话的第一个调用答 404，它已经不认得这个会话了
+    if (++session.calls === 1 && sid === "s1") {
+      sessions.delete(sid);
+      return json(res, 404, rpcError(msg.id, "会话不存在"));
+    }
+    const facts = [
+      `会话 ${sid}`,
+      `MCP-Protocol-Version: ${String(req.headers["mcp-protocol-version"])}`,
+      `Authorization: ${String(req.headers.authorization ?? "（没有）")}`,
+      `第 ${initializes.get(mode)} 次 initialize`,
+      `结束过的会话: ${deleted.join("、") || "（没有）"}`,
+    ];
+    // SSE：先一个通知、一个 ping 请求，再是回答
+    res.writeHead(200, { "Content-Type": "text/event-stream" });
+    const event = (m: object) => res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", ...m })}\n\n`);
+    res.write(": 注释行，客户端该跳过\n\n");
+    event({ method: "notifications/progress", params: { progressToken: 1, progress: 1 } });
+    event({ id: "srv-ping-1", method: "ping" });
+    event({ id: msg.id, result: { content: [{ type: "text", text: facts.join("\n") }] } });
+    return void res.end();
+  }
+  json(res, 200, { jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: `不支持 ${msg.method}` } });
+}
+
+server.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () => {
+  const address = server.address() as { port: number };
+  process.stderr.write(`hostile-http: http://127.0.0.1:${address.port}\n`);
+});
