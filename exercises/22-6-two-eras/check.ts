@@ -1,0 +1,91 @@
+// 练习 22-6 的检查器：两个时代。一次运行接五个服务器（shared/mcp-servers/era.ts）：官方 SDK v2 只说新版的（modern）、
+// 两个时代都说的（dual），SDK v1 的老服务器（legacy 答 -32602，silent 不答），还有只说 2027-01-01 的 future。
+// 依赖都在 devDependencies 里，不联网。era 工具报出服务器这一边看到了什么（收到几次 server/discover、initialize……），
+// 所以查的是线上的事实，不看读者怎么措辞；握手行只要求写出协议版本。
+import { describe, toolResults, type Requirement } from "../checker.ts";
+import type { RunResult } from "../../shared/scenario.ts";
+
+const SCENARIO = "two-eras";
+// 第一轮里调用的顺序（和 checks/two-eras/scenario.json 一致）
+const [ADD, PLAIN, CONFIRM, MODERN_ERA, DUAL_ERA, LEGACY_ADD, SILENT_ADD] = [0, 1, 2, 3, 4, 5, 6];
+const result = (run: RunResult, i: number) => toolResults(run, 2)[i];
+const quote = (value: string | undefined) => (value === undefined ? describe(value) : `“${describe(value)}”`);
+const handshake = (run: RunResult, server: string) => run.transcript.split("\n").find((line) => line.includes(`"${server}"`) && line.includes("握手"));
+const failed = (run: RunResult) => (run.requests < 2 || run.exitCode !== 0 ? `（这次运行没有正常结束：模型收到 ${run.requests} 次请求，退出码 ${run.exitCode}；VERBOSE=1 看完整输出）` : "");
+// era 工具的报告：“收到 server/discover 1 次、initialize 0 次……；不带 _meta 的请求 0 个”
+const count = (report: string, what: string) => Number(report.match(new RegExp(`${what.replace("/", "\\/")} (\\d+) (次|个)`))?.[1] ?? NaN);
+
+export const requirements: Requirement[] = [
+  {
+    name: "只说新版的服务器（SDK v2，legacy: \"reject\"）：探路以后说新版，工具调得通，握手行写着 2026-07-28",
+    scenario: SCENARIO,
+    check(run) {
+      const sum = result(run, ADD);
+      if (!sum?.includes("= 42")) {
+        const line = handshake(run, "modern");
+        return `期望：先发 server/discover（_meta 里带 io.modelcontextprotocol/protocolVersion 2026-07-28、clientCapabilities、clientInfo），拿到 DiscoverResult 就说新版，不发 initialize（它会答 -32022）；modern 的 add(2, 40) 答 42；实际：模型收到 ${quote(sum)}；握手那一行是 ${quote(line)}${failed(run)}`;
+      }
+      const line = handshake(run, "modern");
+      if (!line?.includes("2026-07-28")) return `期望：握手那一行写出这个服务器说的是哪个时代的协议（2026-07-28）；实际：${quote(line)}`;
+    },
+  },
+  {
+    name: "新版不握手：每个请求都带 _meta，不发 initialize、notifications/initialized、ping，探一次路就记住",
+    scenario: SCENARIO,
+    check(run) {
+      const report = result(run, MODERN_ERA) ?? "";
+      if (!report.includes("新版")) return `期望：modern 的 era 工具答“本连接：新版 2026-07-28；…”；实际：模型收到 ${quote(report)}${failed(run)}`;
+      const bare = count(report, "不带 _meta 的请求");
+      if (bare !== 0) return `期望：说新版时 tools/list、tools/call 每个请求的 params._meta 里都有协议版本和客户端能力（服务器不记得你，每个请求各自说清）；实际：服务器收到 ${bare} 个不带 _meta 的请求（${describe(report)}）`;
+      const extra = ["initialize", "notifications/initialized", "ping"].filter((m) => count(report, m) > 0);
+      if (extra.length > 0) return `期望：新版没有握手，也没有 ping：一个 ${extra.join("、")} 都不发；实际：${describe(report)}`;
+      const probes = count(report, "server/discover");
+      if (!(probes <= 2)) return `期望：时代是服务器进程的属性，探一次就记住，不是每个请求前都探一次；实际：服务器收到 server/discover ${probes} 次（${describe(report)}）`;
+    },
+  },
+  {
+    name: "两个时代都说的服务器（SDK v2 默认）：探路答了 DiscoverResult，就说新版",
+    scenario: SCENARIO,
+    check(run) {
+      const report = result(run, DUAL_ERA);
+      if (!report?.includes("新版")) return `期望：dual 答了 server/discover，说明它会新版，这条连接就说新版（era 工具答“本连接：新版 …”）；实际：模型收到 ${quote(report)}；握手那一行是 ${quote(handshake(run, "dual"))}${failed(run)}`;
+    },
+  },
+  {
+    name: "老服务器：探路碰壁（不管答的是哪个错误码）或者没有回音，都退回 initialize 握手",
+    scenario: SCENARIO,
+    check(run) {
+      const legacy = result(run, LEGACY_ADD);
+      if (!legacy?.includes("= 3")) {
+        return `期望：legacy 对握手前的 server/discover 答 -32602（不是 -32601：老服务器各有各的答法），这不是新版的错误，退回 initialize 照旧握手，add(1, 2) 答 3；实际：模型收到 ${quote(legacy)}；握手那一行是 ${quote(handshake(run, "legacy"))}${failed(run)}`;
+      }
+      const silent = result(run, SILENT_ADD);
+      if (!silent?.includes("= 7")) {
+        return `期望：silent 对握手前的 server/discover 一声不吭；探路有时限（几秒），到点就当它是老服务器，退回 initialize，add(3, 4) 答 7；实际：模型收到 ${quote(silent)}；握手那一行是 ${quote(handshake(run, "silent"))}${failed(run)}`;
+      }
+    },
+  },
+  {
+    name: "resultType：没有就当 complete；不认得的（input_required）是一个说清楚的错误，不卡住",
+    scenario: SCENARIO,
+    check(run) {
+      const plain = result(run, PLAIN);
+      if (plain !== "没有 resultType 也是完整的结果") return `期望：plain 的结果里没有 resultType，规范说这就是 "complete"，照常交给模型；实际：模型收到 ${quote(plain)}${failed(run)}`;
+      const confirm = result(run, CONFIRM);
+      if (!confirm?.trimStart().startsWith("错误") || !confirm.includes("input_required") || confirm.includes("已经删掉了")) {
+        return `期望：confirm 的结果是 {"resultType": "input_required", "inputRequests": …, "content": [“已经删掉了”]}：服务器要客户端补充输入再问一次，什么也没做。不认得的 resultType 整个结果都无效（哪怕带着 content），模型收到以“错误”开头、说出 input_required 的结果，不能是“已经删掉了”；实际：模型收到 ${quote(confirm)}${failed(run)}`;
+      }
+    },
+  },
+  {
+    name: "新版的服务器答 -32022：不退回 initialize，警告里说出它支持的版本",
+    scenario: SCENARIO,
+    check(run) {
+      if (run.transcript.includes("era future: 收到 initialize")) {
+        return `期望：future 对 server/discover 答 -32022，data.supported 是 ["2027-01-01"]——这是新版服务器认得出的错误，说明它是新版的，只是版本对不上；不该再退回 initialize；实际：它收到了 initialize（它的日志：“era future: 收到 initialize”）`;
+      }
+      const warning = run.transcript.split("\n").find((line) => line.includes('"future"') && line.startsWith("警告"));
+      if (!warning?.includes("2027-01-01")) return `期望：跳过 future 时打一行警告，说出它支持的版本 2027-01-01，用户才知道该升级哪一边；实际：${quote(warning)}${failed(run)}`;
+    },
+  },
+];

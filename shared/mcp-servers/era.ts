@@ -1,0 +1,119 @@
+// 两个时代的 MCP 服务器（练习 22-6 的陪练）：同一套工具，按模式说不同时代的协议。用法：era.ts <模式>
+//   modern   官方 SDK v2 的 serveStdio(…, { legacy: "reject" })：只说 2026-07-28，initialize 答 -32022
+//   dual     官方 SDK v2 的 serveStdio(…)（默认）：两个时代都说，看客户端怎么开口
+//   legacy   官方 SDK v1 的 Server：只会 initialize 握手；握手前的陌生请求答 -32602（不是常见的 -32601）
+//   silent   同上，但握手前的陌生请求永远不答
+//   future   只说一个还没有的新版 2027-01-01（手写的，SDK 造不出来）：什么请求都答 -32022，收到的方法记在 stderr 上
+// 工具：add（a + b）、era（这条连接说的是哪个时代，modern/dual 还报收到过几次 server/discover、initialize、
+// notifications/initialized、ping，几个请求没带 _meta）；modern、dual 另有 plain 和 confirm：
+// 它们的结果在发出前被这里改过——plain 去掉 resultType（像更早的服务器那样），confirm 改成 resultType 为
+// "input_required" 的结果（2026-07-28 的服务器要客户端补充输入时就这样答），还夹着一句像是做完了的 content。依赖都在 devDependencies 里，不联网。
+const mode = process.argv[2] ?? "";
+const TOOLS = [
+  { name: "add", description: "两数相加", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
+  { name: "era", description: "这条连接说的是哪个时代的协议", inputSchema: { type: "object", properties: {} } },
+];
+const sum = (args: any) => ({ content: [{ type: "text", text: `${args?.a} + ${args?.b} = ${Number(args?.a) + Number(args?.b)}` }] });
+const text = (t: string) => ({ content: [{ type: "text", text: t }] });
+
+if (mode === "modern" || mode === "dual") await modern(mode === "modern");
+else if (mode === "legacy" || mode === "silent") await legacy(mode === "silent");
+else if (mode === "future") future();
+else {
+  console.error(`era: 不认得的模式 ${JSON.stringify(mode)}`);
+  process.exit(2);
+}
+
+async function modern(only: boolean) {
+  const { McpServer, fromJsonSchema } = await import("@modelcontextprotocol/server");
+  const { serveStdio, StdioServerTransport } = await import("@modelcontextprotocol/server/stdio");
+  const seen: Record<string, number> = { "server/discover": 0, initialize: 0, "notifications/initialized": 0, ping: 0 };
+  let bare = 0; // 没带 _meta（协议版本）的请求
+  const bend = new Map<unknown, string>(); // 请求 id → 要改它结果的工具名
+  const inner = new StdioServerTransport();
+  const outer: any = {
+    start: () => inner.start(),
+    close: () => inner.close(),
+    send: (message: any) => {
+      const tool = "id" in message && "result" in message ? bend.get(message.id) : undefined;
+      if (tool === "plain") delete message.result.resultType;
+      if (tool === "confirm") {
+        // 多带一个 content：不认得的 resultType 要当作无效（规范原话），哪怕它看起来像一个普通结果
+        message.result = {
+          resultType: "input_required",
+          content: [{ type: "text", text: "已经删掉了" }],
+          inputRequests: { confirm: { method: "elicitation/create", params: { message: "真的要删吗？", requestedSchema: { type: "object", properties: { yes: { type: "boolean" } } } } } },
+        };
+      }
+      return inner.send(message);
+    },
+  };
+  inner.onmessage = (message: any) => {
+    if (typeof message.method === "string") {
+      if (message.method in seen) seen[message.method]++;
+      if (message.id !== undefined && message.params?._meta?.["io.modelcontextprotocol/protocolVersion"] === undefined) bare++;
+      if (message.method === "tools/call" && ["plain", "confirm"].includes(message.params?.name)) bend.set(message.id, message.params.name);
+    }
+    outer.onmessage?.(message);
+  };
+  inner.onclose = () => outer.onclose?.();
+  inner.onerror = (e: Error) => outer.onerror?.(e);
+  const report = (era: string) => `本连接：${era === "modern" ? "新版 2026-07-28" : "旧版（initialize 握手）"}；收到 ${Object.entries(seen).map(([m, n]) => `${m} ${n} 次`).join("、")}；不带 _meta 的请求 ${bare} 个`;
+  serveStdio(
+    ({ era }) => {
+      const server = new McpServer({ name: `era-${mode}`, version: "2.4.0" }, { capabilities: { tools: {} } });
+      const none = fromJsonSchema({ type: "object", properties: {} });
+      server.registerTool("add", { description: TOOLS[0].description, inputSchema: fromJsonSchema(TOOLS[0].inputSchema as any) }, async (args) => sum(args) as any);
+      server.registerTool("era", { description: TOOLS[1].description, inputSchema: none }, async () => text(report(era)) as any);
+      server.registerTool("plain", { description: "普通的一段文字（结果里的 resultType 会被去掉）", inputSchema: none }, async () => text("没有 resultType 也是完整的结果") as any);
+      server.registerTool("confirm", { description: "删之前要用户确认（结果会改成 input_required）", inputSchema: none }, async () => text("（不会发出）") as any);
+      return server;
+    },
+    { legacy: only ? "reject" : "serve", transport: outer, onerror: () => {} },
+  );
+}
+
+async function legacy(silent: boolean) {
+  const { Server } = await import("@modelcontextprotocol/sdk/server/index.js");
+  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  const { CallToolRequestSchema, ListToolsRequestSchema, McpError } = await import("@modelcontextprotocol/sdk/types.js");
+  const server = new Server({ name: `era-${mode}`, version: "1.32.2" }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS as any }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    if (request.params.name === "add") return sum(request.params.arguments) as any;
+    if (request.params.name === "era") return text(`本连接：旧版（initialize 握手），客户端是 ${server.getClientVersion()?.name ?? "?"}`) as any;
+    throw new McpError(-32602, `没有这个工具：${request.params.name}`);
+  });
+  // 握手前的 server/discover 落到这里：老服务器各有各的答法，规范只说“常见的是 -32601 或 -32602，或者不答”
+  server.fallbackRequestHandler = silent
+    ? () => new Promise(() => {})
+    : async (request) => {
+        throw new McpError(-32602, `不认得的请求 ${request.method}`);
+      };
+  await server.connect(new StdioServerTransport());
+}
+
+function future() {
+  const VERSION = "2027-01-01";
+  let buffer = "";
+  process.stdin.on("data", (chunk) => {
+    buffer += chunk;
+    let at: number;
+    while ((at = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, at);
+      buffer = buffer.slice(at + 1);
+      let message: any;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if (typeof message?.method !== "string") continue;
+      console.error(`era future: 收到 ${message.method}`);
+      if (message.id === undefined) continue;
+      const requested = message.params?._meta?.["io.modelcontextprotocol/protocolVersion"] ?? message.params?.protocolVersion;
+      const error = { code: -32022, message: `Unsupported protocol version: ${requested}`, data: { supported: [VERSION], ...(requested ? { requested } : {}) } };
+      process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: message.id, error }) + "\n");
+    }
+  });
+}
