@@ -4,7 +4,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type Profile = "deepseek" | "openai" | "ollama" | "vllm";
+export type Profile = "deepseek" | "openai" | "ollama" | "vllm" | "mistral" | "groq";
+// 场景写 "profiles": "all" 就是这四家（流式、工具调用、用量的形状）。mistral、groq 只在讲思考的场景里点名：
+// mistral 把思考放进 content 数组（thinking 段），groq 拒绝请求里带回的任何思考字段
 export const PROFILES: Profile[] = ["deepseek", "openai", "ollama", "vllm"];
 
 export interface ScriptedToolCall {
@@ -25,13 +27,15 @@ export interface Expect {
   messages?: number; // 消息条数
   dialogue?: number; // 不算 system 的消息条数（第 04 章起多了一条 system，早先的场景用它，后面的章照样成立）
   contains?: string; // 某一条消息（不论角色）包含
+  lastAssistant?: string; // 最后一条 assistant 消息的 content 是一段文字（不是数组、不是 JSON），而且包含这段
+  plainNoThinking?: boolean; // 没有 tool_calls 的 assistant 消息不带思考：没有 reasoning_content、reasoning 字段，content 是一段文字
 }
 
 export interface Turn {
   when?: Expect; // 只有符合这些条件的请求才会用到这一轮（默认按顺序）
   expect?: Expect;
   content?: string; // 可以含 {{tool}}、{{tool:2}}、{{tool:1|正则}} 模板
-  reasoning?: string; // 思考内容（DeepSeek 的 reasoning_content / Ollama、vLLM 的 reasoning）
+  reasoning?: string; // 思考内容（DeepSeek 的 reasoning_content / Ollama、vLLM、Groq 的 reasoning / Mistral 的 thinking 段）
   tool_calls?: ScriptedToolCall[];
   finish_reason?: string;
   status?: number; // 回一个 HTTP 错误
@@ -261,6 +265,14 @@ function checkProvider(profile: Profile, body: any, reasoningCalls: Set<string>)
     if (Array.isArray(body.tools) && body.tools.length === 0) throw new TurnError("vLLM 拒绝空的 tools 数组（tools: []）");
     if (body.stream_options && body.stream !== true) throw new TurnError("vLLM 拒绝没有 stream: true 的 stream_options");
   }
+  if (profile === "groq") {
+    // Groq：消息里多出任何它不认的字段（带回去的 reasoning、reasoning_content……）都是 400
+    (body.messages ?? []).forEach((m: any, i: number) => {
+      const known = ["role", "content", "name", ...(m.role === "assistant" ? ["tool_calls"] : []), ...(m.role === "tool" ? ["tool_call_id"] : [])];
+      const extra = Object.keys(m ?? {}).find((k) => !known.includes(k));
+      if (extra) throw new TurnError(`'messages.${i}' : for 'role:${m.role}' the following must be satisfied[('messages.${i}' : property '${extra}' is unsupported)]`);
+    });
+  }
   if (profile === "deepseek") {
     for (const m of body.messages ?? []) {
       const needs = (m.tool_calls ?? []).some((c: any) => reasoningCalls.has(c.id));
@@ -304,6 +316,14 @@ function checkExpect(expect: Expect | undefined, body: any, label: string, inher
   const dialogue = messages.filter((m) => m.role !== "system").length;
   if (expect.dialogue !== undefined && dialogue !== expect.dialogue) fail(`不算 system 应有 ${expect.dialogue} 条消息`, dialogue);
   if (expect.contains !== undefined && !messages.some((m) => text(m).includes(expect.contains!))) fail(`应有一条消息包含 "${expect.contains}"`, messages.map(text));
+  if (expect.lastAssistant !== undefined) {
+    const content = last("assistant")?.content;
+    if (typeof content !== "string" || !content.includes(expect.lastAssistant)) fail(`最后一条 assistant 消息的 content 应是包含 "${expect.lastAssistant}" 的一段文字`, content);
+  }
+  if (expect.plainNoThinking) {
+    const bad = messages.find((m) => m.role === "assistant" && !m.tool_calls?.length && ("reasoning_content" in m || "reasoning" in m || typeof m.content !== "string"));
+    if (bad) fail("没有 tool_calls 的 assistant 消息不该带思考（reasoning_content、reasoning、content 数组）", bad);
+  }
 }
 
 // want 里的名字按顺序出现在 got 里（got 可以多出别的）
@@ -355,7 +375,7 @@ function commonPrefix(a: string, b: string): number {
   return i;
 }
 
-// ---- 回答的形状：四家服务商各有各的习惯（见 REFERENCE.md D3） ----
+// ---- 回答的形状：各家服务商各有各的习惯（见 REFERENCE.md D3） ----
 
 interface Answer {
   content: string;
@@ -368,6 +388,7 @@ interface Answer {
 
 function toolCallId(profile: Profile, n: number): string {
   if (profile === "ollama") return `call_${n.toString(36).padStart(8, "0")}`;
+  if (profile === "mistral") return n.toString(36).padStart(9, "0"); // Mistral：9 个字母数字
   if (profile === "vllm") return `chatcmpl-tool-${n.toString(16).padStart(32, "0")}`;
   return `call_${String(n).padStart(2, "0")}`;
 }
@@ -376,16 +397,21 @@ function usageField(profile: Profile, u: Usage) {
   const base = { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, total_tokens: u.prompt_tokens + u.completion_tokens };
   if (profile === "openai") return { ...base, prompt_tokens_details: { cached_tokens: u.cached_tokens } };
   if (profile === "deepseek") return { ...base, prompt_cache_hit_tokens: u.cached_tokens, prompt_cache_miss_tokens: u.prompt_tokens - u.cached_tokens };
-  return base; // Ollama、vLLM（默认配置）不报缓存
+  return base; // Ollama、vLLM（默认配置）、Mistral、Groq 不报缓存
 }
 
 function reasoningKey(profile: Profile) {
   return profile === "deepseek" || profile === "openai" ? "reasoning_content" : "reasoning";
 }
 
+// Mistral 的推理模型：content 是一串分段，思考在 thinking 段里（它本身又是一串 text 段），回答在 text 段里
+const thinkingPart = (text: string) => ({ type: "thinking", thinking: [{ type: "text", text }] });
+const textPart = (text: string) => ({ type: "text", text });
+
 function completion(profile: Profile, a: Answer) {
   const message: Record<string, unknown> = { role: "assistant", content: a.content || (a.calls.length ? null : "") };
-  if (a.reasoning) message[reasoningKey(profile)] = a.reasoning;
+  if (a.reasoning && profile === "mistral") message.content = [thinkingPart(a.reasoning), ...(a.content ? [textPart(a.content)] : [])];
+  else if (a.reasoning) message[reasoningKey(profile)] = a.reasoning;
   if (a.calls.length) message.tool_calls = a.calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
   return {
     id: "chatcmpl-scripted",
@@ -408,9 +434,26 @@ function streamChunks(profile: Profile, a: Answer, includeUsage: boolean): objec
     ...extra,
   });
   const out: object[] = [chunk({ role: "assistant", content: "" })];
-  for (const piece of pieces(a.reasoning ?? "", 6)) out.push(chunk({ [reasoningKey(profile)]: piece }));
-  for (const piece of pieces(a.content, 5)) out.push(chunk({ content: piece }));
+  const text = pieces(a.content, 5);
+  if (profile === "mistral" && a.reasoning) {
+    // Mistral：思考期间 content 是只有一个 thinking 段的数组；想完的那一块把最后一截思考和回答的第一截放在同一个数组里，
+    // 之后的回答才是普通的字符串。只认字符串的客户端就丢了这第一截（391 只剩 91）
+    const thought = pieces(a.reasoning, 6);
+    thought.forEach((piece, i) => {
+      const parts: object[] = [thinkingPart(piece)];
+      if (i === thought.length - 1 && text.length > 0) parts.push(textPart(text.shift()!));
+      out.push(chunk({ content: parts }));
+    });
+  } else {
+    for (const piece of pieces(a.reasoning ?? "", 6)) out.push(chunk({ [reasoningKey(profile)]: piece }));
+  }
+  for (const piece of text) out.push(chunk({ content: piece }));
   a.calls.forEach((c, i) => {
+    if (profile === "mistral") {
+      // Mistral：每个调用整条一块送到，index 照常
+      out.push(chunk({ tool_calls: [{ index: i, id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }] }));
+      return;
+    }
     if (profile === "ollama") {
       // Ollama：每个调用整条一块送到，而且并行的第二个调用可能还用 index 0——只能靠新的 id 认出来
       out.push(chunk({ tool_calls: [{ index: 0, id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }] }));
@@ -420,8 +463,8 @@ function streamChunks(profile: Profile, a: Answer, includeUsage: boolean): objec
     for (const piece of pieces(c.arguments, 7)) out.push(chunk({ tool_calls: [{ index: i, function: { arguments: piece } }] }));
   });
   const usage = usageField(profile, a.usage);
-  if (profile === "deepseek") {
-    // DeepSeek：usage 搭在带 finish_reason 的最后一块上，没有单独的 choices: [] 块
+  if (profile === "deepseek" || profile === "mistral") {
+    // DeepSeek、Mistral：usage 搭在带 finish_reason 的最后一块上，没有单独的 choices: [] 块
     out.push(chunk({}, a.finish, includeUsage ? { usage } : {}));
     return out;
   }

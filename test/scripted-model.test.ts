@@ -172,7 +172,7 @@ describe("脚本模型：非流式回答", () => {
         );
         const ids = msg.tool_calls.map((c: any) => c.id);
         assert.equal(new Set(ids).size, 2);
-        const shape = { deepseek: /^call_\w+$/, openai: /^call_\w+$/, ollama: /^call_[a-z0-9]{8}$/, vllm: /^chatcmpl-tool-[0-9a-f]{32}$/ }[profile];
+        const shape = { deepseek: /^call_\w+$/, openai: /^call_\w+$/, ollama: /^call_[a-z0-9]{8}$/, vllm: /^chatcmpl-tool-[0-9a-f]{32}$/, mistral: /^[a-z0-9]{9}$/, groq: /^call_\w+$/ }[profile];
         for (const id of ids) assert.match(id, shape);
       });
     });
@@ -676,6 +676,71 @@ describe("脚本模型：服务商的规矩", () => {
         await chat(m, followUp(await chat(m), false));
       });
     }
+  });
+});
+
+describe("脚本模型：思考的另外两种形状（mistral、groq）", () => {
+  const THINK = { reasoning: "17×20=340，17×3=51，合起来 391。", content: "17 × 23 = 391" };
+
+  it("mistral 非流式：content 是分段——thinking 段（里面是 text 段）在前，text 段是回答；没有思考就是普通字符串", async () => {
+    await withModel({ profile: "mistral", turns: [THINK, { content: "好" }] }, async (m) => {
+      const msg = (await chat(m)).choices[0].message;
+      assert.deepEqual(msg.content, [
+        { type: "thinking", thinking: [{ type: "text", text: THINK.reasoning }] },
+        { type: "text", text: THINK.content },
+      ]);
+      assert.ok(!("reasoning" in msg) && !("reasoning_content" in msg));
+      assert.equal((await chat(m)).choices[0].message.content, "好");
+    });
+  });
+
+  it("mistral 流式：想的时候 content 是只有 thinking 段的数组；想完那一块同时带着回答的第一截；之后是字符串", async () => {
+    await withModel({ profile: "mistral", turns: [THINK] }, async (m) => {
+      const contents = (await streamChunks(m)).map((c) => c.choices[0]?.delta?.content).filter((c) => c !== undefined && c !== "");
+      const arrays = contents.filter(Array.isArray);
+      const last = arrays.at(-1);
+      assert.ok(arrays.length >= 2);
+      assert.ok(arrays.slice(0, -1).every((a) => a.length === 1 && a[0].type === "thinking"));
+      assert.deepEqual(last.map((p: any) => p.type), ["thinking", "text"]);
+      const thought = arrays.flatMap((a) => a.filter((p: any) => p.type === "thinking").map((p: any) => p.thinking[0].text)).join("");
+      assert.equal(thought, THINK.reasoning);
+      const strings = contents.filter((c) => typeof c === "string");
+      assert.ok(strings.length > 0);
+      assert.equal(last[1].text + strings.join(""), THINK.content);
+      // 只认字符串的客户端丢了第一截
+      assert.notEqual(strings.join(""), THINK.content);
+    });
+  });
+
+  it("groq：思考放在 reasoning；请求里带回 reasoning（或别的它不认的字段）→ 400，点名是哪一条、哪个字段", async () => {
+    const turns = [{ ...THINK, tool_calls: [{ name: "read_file", arguments: "{}" }] }, { content: "好" }, { content: "好" }];
+    await withModel({ profile: "groq", turns }, async (m) => {
+      const msg = (await chat(m)).choices[0].message;
+      assert.equal(msg.reasoning, THINK.reasoning);
+      const tool = { role: "tool", tool_call_id: msg.tool_calls[0].id, content: "结果" };
+      const echoed = { role: "assistant", content: null, tool_calls: msg.tool_calls, reasoning: msg.reasoning };
+      const said = await errorOf(await post(m, { messages: [...USER, echoed, tool] }), 400);
+      assert.match(said, /'messages\.1' : for 'role:assistant' the following must be satisfied\[\('messages\.1' : property 'reasoning' is unsupported\)\]/);
+      const clean = { role: "assistant", content: null, tool_calls: msg.tool_calls };
+      assert.equal((await chat(m, { messages: [...USER, clean, tool] })).choices[0].message.content, "好");
+    });
+  });
+
+  it("expect.lastAssistant、expect.plainNoThinking：历史里的回答不是完整的那段字、普通回答带着思考 → 400", async () => {
+    const history = (assistant: object) => [...USER, assistant, { role: "user", content: "再说一遍" }];
+    const cases: [object, RegExp][] = [
+      [{ role: "assistant", content: "23 = 391" }, /最后一条 assistant 消息的 content 应是包含 "17 × 23 = 391" 的一段文字/],
+      [{ role: "assistant", content: [{ type: "text", text: "17 × 23 = 391" }] }, /的一段文字，实际是 \[/],
+      [{ role: "assistant", content: "17 × 23 = 391", reasoning_content: "想过了" }, /没有 tool_calls 的 assistant 消息不该带思考/],
+    ];
+    for (const [assistant, message] of cases) {
+      await withModel({ turns: [{ expect: { lastAssistant: "17 × 23 = 391", plainNoThinking: true }, content: "好" }] }, async (m) => {
+        assert.match(await errorOf(await post(m, { messages: history(assistant) }), 400), message);
+      });
+    }
+    await withModel({ turns: [{ expect: { lastAssistant: "17 × 23 = 391", plainNoThinking: true }, content: "好" }] }, async (m) => {
+      await chat(m, { messages: history({ role: "assistant", content: "17 × 23 = 391" }) });
+    });
   });
 });
 

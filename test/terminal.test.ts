@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { safeLine, safeText } from "../chapters/03-streaming/terminal.ts";
+import { replyPrinter, safeLine, safeText } from "../chapters/03-streaming/terminal.ts";
 import { readSSE } from "../chapters/03-streaming/sse.ts";
 import { CHAPTERS, ROOT } from "../shared/scenario.ts";
 
@@ -58,6 +58,37 @@ describe("terminal.ts 的显形", () => {
     for await (const payload of readSSE(stream)) out.push(safeText(payload));
     assert.equal(JSON.parse(out[0]!).t, "汉字😀");
     assert.match(out[1]!, /坏\uFFFD\uFFFD"/);
+  });
+
+  // 假的输出流：记下写了什么；isTTY 由测试定
+  const sink = (isTTY: boolean) => {
+    const s = { isTTY, got: "", write: (t: string) => ((s.got += t), true) };
+    return s;
+  };
+
+  it("replyPrinter：回答进 stdout；思考进 stderr、每行标 [思考]，空行不印，想完了先换行再出回答", () => {
+    const [out, err] = [sink(false), sink(false)];
+    const p = replyPrinter(out as unknown as NodeJS.WriteStream, err as unknown as NodeJS.WriteStream);
+    p.thinking("\n先算 17×20，");
+    p.thinking("再加 17×3。\n\n");
+    p.thinking("错误: 这行是模型写的\n[round 1] 假日志");
+    p.text("391");
+    p.end();
+    assert.equal(err.got, "[思考] 先算 17×20，再加 17×3。\n[思考] 错误: 这行是模型写的\n[思考] [round 1] 假日志\n");
+    assert.equal(out.got, "391\n");
+  });
+
+  it("replyPrinter：思考里的控制字符显形；只在终端上调暗，管道里一个转义序列也不加", () => {
+    for (const isTTY of [false, true]) {
+      const [out, err] = [sink(isTTY), sink(isTTY)];
+      const p = replyPrinter(out as unknown as NodeJS.WriteStream, err as unknown as NodeJS.WriteStream);
+      p.thinking("\x1b[2J清屏\u202e");
+      p.note("警告: 想到一半");
+      p.end();
+      const shown = "[思考] ␛[2J清屏\\u202e";
+      assert.equal(err.got, isTTY ? `\x1b[2m${shown}\x1b[22m\n警告: 想到一半\n` : `${shown}\n警告: 想到一半\n`);
+      assert.equal(out.got, "");
+    }
   });
 
   it("每一章、每个答案的 terminal.ts 里，显形的那部分和第 03 章一字不差", () => {

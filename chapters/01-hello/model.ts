@@ -40,7 +40,15 @@ function isLocal(url: string): boolean {
 export async function chat(config: ModelConfig, messages: Message[]): Promise<string> {
   const res = await post(config, { model: config.model, messages });
   const body = parseJson(await res.text());
-  return body.choices?.[0]?.message?.content ?? "";
+  return answerText(body.choices?.[0]?.message?.content);
+}
+
+// content 多半就是一段字。有的服务（Mistral 的推理模型）给的是一串分段：{type: "text"} 段连起来是回答，
+// {type: "thinking"} 段是模型的思考，不是回答。不是字的东西一律不当回答，免得打印出一个对象
+function answerText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((part) => (part?.type === "text" && typeof part.text === "string" ? part.text : "")).join("");
 }
 
 async function post(config: ModelConfig, body: object): Promise<Response> {

@@ -1,8 +1,8 @@
 // main.ts：目录页——读配置，把问题发给模型，打印回答。
-// 第 03 章改动：回答边收边打印。
+// 第 03 章改动：回答边收边打印；模型的思考也印出来，但标明是思考、不进 stdout。
 import { ConfigError, ModelError, chat, loadConfig, type Message } from "./model.ts";
 import { repl } from "./repl.ts";
-import { safeText } from "./terminal.ts";
+import { replyPrinter } from "./terminal.ts";
 
 async function main() {
   const config = loadConfig(process.env);
@@ -11,16 +11,13 @@ async function main() {
   // 一次问答：问题和回答都记进历史，下一次请求把整段历史再发一遍——模型自己什么也不记得
   async function turn(prompt: string) {
     history.push({ role: "user", content: prompt });
-    let printed = false;
-    const print = (text: string) => {
-      printed = true;
-      process.stdout.write(safeText(text)); // 模型的字只显形、不执行：它清不了屏、改不了标题
-    };
+    const out = replyPrinter(); // 回答进 stdout，思考进 stderr，都只显形、不执行
     try {
-      const answer = await chat(config, history, print);
+      // 历史里只记回答：思考给人看，不再发回去
+      const answer = await chat(config, history, out);
       history.push({ role: "assistant", content: answer });
     } finally {
-      if (printed) process.stdout.write("\n"); // 流断在半句话上时，让错误信息另起一行
+      out.end(); // 流断在半句话上时，让错误信息另起一行
     }
   }
 

@@ -3,7 +3,7 @@
 import { ConfigError, ModelError, chat, loadConfig, type Message } from "./model.ts";
 import { buildSystemPrompt } from "./prompt.ts";
 import { repl } from "./repl.ts";
-import { safeText } from "./terminal.ts";
+import { replyPrinter } from "./terminal.ts";
 
 async function main() {
   const config = loadConfig(process.env);
@@ -12,16 +12,13 @@ async function main() {
   // 一次问答：问题和回答都记进历史，下一次请求把整段历史再发一遍——模型自己什么也不记得
   async function turn(prompt: string) {
     history.push({ role: "user", content: prompt });
-    let printed = false;
-    const print = (text: string) => {
-      printed = true;
-      process.stdout.write(safeText(text)); // 模型的字只显形、不执行
-    };
+    const out = replyPrinter(); // 回答进 stdout，思考进 stderr，都只显形、不执行
     try {
-      const answer = await chat(config, history, print);
+      // 历史里只记回答：思考给人看，不再发回去
+      const answer = await chat(config, history, out);
       history.push({ role: "assistant", content: answer });
     } finally {
-      if (printed) process.stdout.write("\n"); // 流断在半句话上时，让错误信息另起一行
+      out.end(); // 流断在半句话上时，让错误信息另起一行
     }
   }
 

@@ -1,5 +1,5 @@
 // model.ts：模型配置（环境变量）和对 /chat/completions 的请求；一切失败都归成一句中文。
-// 第 03 章改动：请求改成流式（stream: true），边收边把文字交给 onText；字节流怎么切交给 sse.ts。
+// 第 03 章改动：请求改成流式（stream: true），边收边把回答和思考分别交给 out；字节流怎么切交给 sse.ts。
 import { readSSE, StreamEndedError } from "./sse.ts";
 import { safeLine } from "./terminal.ts";
 
@@ -38,21 +38,41 @@ function isLocal(url: string): boolean {
   return host === "localhost" || host === "127.0.0.1" || host === "[::1]";
 }
 
-// 发一次流式请求：每收到一段文字就交给 onText，最后返回完整的回答
-export async function chat(config: ModelConfig, messages: Message[], onText: (text: string) => void): Promise<string> {
+// 收到的字交给谁：text 是回答；thinking 是模型的思考（不是回答，别当回答打印）；note 是 harness 自己要说的一整行
+export interface ReplyOut {
+  text(s: string): void;
+  thinking(s: string): void;
+  note(line: string): void;
+}
+
+// 思考有三种来法：DeepSeek 的 reasoning_content、Ollama 等家的 reasoning，还有 Mistral 放进 content 数组的 thinking 段
+const REASONING = ["reasoning_content", "reasoning"];
+
+// 发一次流式请求：回答、思考边收边交给 out，最后返回完整的回答
+export async function chat(config: ModelConfig, messages: Message[], out: ReplyOut): Promise<string> {
   const res = await post(config, { model: config.model, messages, stream: true });
   // 有的代理或服务不认 stream: true，照旧回一整段 JSON——别把它当成“流断了”
   const type = res.headers.get("content-type") ?? "";
   if (!type.includes("text/event-stream")) throw new ModelError(`模型服务没有按流式回答（content-type: ${safeLine(type)}）：${clip(await res.text())}`);
   let content = "";
+  let finish = "";
+  let thinkingLast = false; // 最后收到的是思考：回复在这时结束，就是想到一半被截断了
   try {
     for await (const data of readSSE(res.body!)) {
       const chunk = parseJson(data);
       if (chunk.error) throw new ModelError(`模型服务在回答途中出错：${clip(chunk.error.message ?? JSON.stringify(chunk.error))}`);
-      const text = chunk.choices?.[0]?.delta?.content;
-      if (text) {
-        content += text;
-        onText(text);
+      const choice = chunk.choices?.[0];
+      if (choice?.finish_reason) finish = String(choice.finish_reason);
+      const delta = choice?.delta ?? {};
+      const parts: Piece[] = [...REASONING.map((key) => ({ thinking: true, text: delta[key] })), ...contentParts(delta.content)];
+      for (const part of parts) {
+        if (typeof part.text !== "string" || part.text === "") continue;
+        thinkingLast = part.thinking;
+        if (part.thinking) out.thinking(part.text);
+        else {
+          content += part.text;
+          out.text(part.text);
+        }
       }
     }
   } catch (e) {
@@ -61,7 +81,21 @@ export async function chat(config: ModelConfig, messages: Message[], onText: (te
     const why = e instanceof StreamEndedError ? `（${e.message}）` : "";
     throw new ModelError(`回答收到一半，连接断了${why}`);
   }
+  if (finish === "length" && thinkingLast) out.note("警告: 模型还在思考，这次回复就到了长度上限（finish_reason: length），后面的回答没有收到");
   return content;
+}
+
+// delta.content 多半是一段字。Mistral 的推理模型给的是一串分段：text 段是回答，thinking 段（里面又是一串 text 段）是思考。
+// 别的段（图片、引用）和不是字的东西都跳过：当成字打印，屏幕上只会多出一个对象
+type Piece = { thinking: boolean; text: unknown };
+function contentParts(content: unknown): Piece[] {
+  if (!Array.isArray(content)) return [{ thinking: false, text: content }];
+  return content.flatMap((part): Piece[] => {
+    if (part?.type === "text") return [{ thinking: false, text: part.text }];
+    if (part?.type !== "thinking") return [];
+    const inner: unknown[] = Array.isArray(part.thinking) ? part.thinking : [part.thinking];
+    return inner.map((t) => ({ thinking: true, text: typeof t === "string" ? t : (t as { text?: unknown } | null)?.text }));
+  });
 }
 
 async function post(config: ModelConfig, body: object): Promise<Response> {

@@ -3,24 +3,20 @@
 import { ConfigError, ModelError, chat, loadConfig, type AssistantMessage, type Message } from "./model.ts";
 import { buildSystemPrompt } from "./prompt.ts";
 import { repl } from "./repl.ts";
-import { safeLine, safeText } from "./terminal.ts";
+import { replyPrinter, safeLine } from "./terminal.ts";
 import { readFile, readFileSpec } from "./tools/read-file.ts";
 
 async function main() {
   const config = loadConfig(process.env);
   const history: Message[] = [{ role: "system", content: buildSystemPrompt(process.cwd(), new Date()) }];
 
-  // 发一次请求：回答边收边打印，返回完整的 assistant 消息
+  // 发一次请求：回答边收边打印（思考另走 stderr），返回完整的 assistant 消息
   async function ask(): Promise<AssistantMessage> {
-    let printed = false;
-    const print = (text: string) => {
-      printed = true;
-      process.stdout.write(safeText(text)); // 模型的字只显形、不执行
-    };
+    const out = replyPrinter(); // 模型的字只显形、不执行
     try {
-      return await chat(config, history, [readFileSpec], print);
+      return await chat(config, history, [readFileSpec], out);
     } finally {
-      if (printed) process.stdout.write("\n"); // 流断在半句话上时，让错误信息另起一行
+      out.end(); // 流断在半句话上时，让错误信息另起一行
     }
   }
 

@@ -3,7 +3,7 @@
 // 第 06 章新增。
 import { chat, type AssistantMessage, type Message, type ModelConfig } from "./model.ts";
 import type { Registry } from "./registry.ts";
-import { safeLine, safeText } from "./terminal.ts";
+import { replyPrinter, safeLine } from "./terminal.ts";
 
 export interface AgentOptions {
   config: ModelConfig;
@@ -29,16 +29,12 @@ export async function runAgent(history: Message[], opts: AgentOptions): Promise<
   throw new RoundLimitError(`已经跑了 ${opts.maxRounds} 轮，模型还在调用工具，先停下（上限由 HARNESS_MAX_ROUNDS 设置）`);
 }
 
-// 发一次请求：回答边收边打印，返回完整的 assistant 消息
+// 发一次请求：回答边收边打印（思考另走 stderr），返回完整的 assistant 消息
 async function ask(history: Message[], opts: AgentOptions): Promise<AssistantMessage> {
-  let printed = false;
-  const print = (text: string) => {
-    printed = true;
-    process.stdout.write(safeText(text)); // 模型的字只显形、不执行
-  };
+  const out = replyPrinter(); // 模型的字只显形、不执行
   try {
-    return await chat(opts.config, history, opts.registry.definitions(), print);
+    return await chat(opts.config, history, opts.registry.definitions(), out);
   } finally {
-    if (printed) process.stdout.write("\n"); // 流断在半句话上时，让错误信息另起一行
+    out.end(); // 流断在半句话上时，让错误信息另起一行
   }
 }

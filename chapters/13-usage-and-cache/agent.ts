@@ -4,7 +4,7 @@
 import { chat, type Message, type ModelConfig, type Reply } from "./model.ts";
 import type { Registry } from "./registry.ts";
 import { withRetry } from "./retry.ts";
-import { safeLine, safeText } from "./terminal.ts";
+import { replyPrinter, safeLine } from "./terminal.ts";
 import { roundLine, summaryLine } from "./usage.ts";
 
 export interface AgentOptions {
@@ -44,15 +44,11 @@ export async function runAgent(history: Message[], opts: AgentOptions): Promise<
 // 发一次请求（失败了按策略重试）：回答边收边打印，返回完整的回答
 function ask(history: Message[], opts: AgentOptions): Promise<Reply> {
   return withRetry(opts.config.retry, async (signal) => {
-    let printed = false;
-    const print = (text: string) => {
-      printed = true;
-      process.stdout.write(safeText(text)); // 模型的字只显形、不执行
-    };
+    const out = replyPrinter(); // 模型的字只显形、不执行；思考另走 stderr
     try {
-      return await chat(opts.config, history, opts.registry.definitions(), print, signal);
+      return await chat(opts.config, history, opts.registry.definitions(), out, signal);
     } finally {
-      if (printed) process.stdout.write("\n"); // 流断在半句话上时，让错误或重试的提示另起一行
+      out.end(); // 流断在半句话上时，让错误或重试的提示另起一行
     }
   }, opts.signal);
 }

@@ -5,6 +5,9 @@ import { withRetry } from "./retry.ts";
 import { estimateMessages, estimateText } from "./tokens.ts";
 import type { UsageLedger } from "./usage.ts";
 
+// 摘要请求的字（连同模型的思考）不上屏：用户看到的只是压缩前后的那一行
+const silent = { text() {}, thinking() {}, note() {} };
+
 export interface CompactOptions {
   config: ModelConfig;
   tools: ToolSpec[]; // 工具声明也占上下文，每轮都发
@@ -40,7 +43,7 @@ async function summarize(older: Message[], opts: CompactOptions): Promise<string
       content: `把下面这段对话总结成一段简洁的摘要，后面的工作要靠它接着做。保留：用户的目标和要求、已经做了什么、得到的关键结果（文件名、数字、错误信息）、还没做完的事。\n\n${transcript}`,
     },
   ];
-  const reply = await withRetry(opts.config.retry, (signal) => chat(opts.config, request, [], () => {}, signal), opts.signal);
+  const reply = await withRetry(opts.config.retry, (signal) => chat(opts.config, request, [], silent, signal), opts.signal);
   opts.ledger?.add(reply.usage, opts.nested !== undefined);
   return reply.message.content ?? "";
 }

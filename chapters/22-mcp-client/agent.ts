@@ -7,7 +7,7 @@ import { compactIfNeeded } from "./compact.ts";
 import { chat, type Message, type ModelConfig, type Reply } from "./model.ts";
 import type { Registry } from "./registry.ts";
 import { withRetry } from "./retry.ts";
-import { safeLine, safeText } from "./terminal.ts";
+import { replyPrinter, safeLine } from "./terminal.ts";
 import { roundLine, summaryLine, type UsageLedger } from "./usage.ts";
 
 export const MAX_CALLS = 64; // 一轮最多执行这么多个调用，多出来的答一句“错误:”
@@ -80,19 +80,17 @@ export async function runAgent(history: Message[], opts: AgentOptions): Promise<
   throw new RoundLimitError(`已经跑了 ${opts.maxRounds} 轮，模型还在调用工具，先停下（上限由 HARNESS_MAX_ROUNDS 设置）`);
 }
 
+const quiet = { text() {}, thinking() {}, note() {}, end() {} };
+
 // 发一次请求（失败了按策略重试）：回答边收边打印，返回完整的回答
 function ask(history: Message[], opts: AgentOptions): Promise<Reply> {
   return withRetry(opts.config.retry, async (signal) => {
-    let printed = false;
-    const print = (text: string) => {
-      if (opts.nested !== undefined) return; // 子 agent 的文字是交给父 agent 的，不是给用户的
-      printed = true;
-      process.stdout.write(safeText(text)); // 模型的字只显形、不执行
-    };
+    // 子 agent 的文字（连同思考）是交给父 agent 的，不是给用户的；模型的字只显形、不执行，思考另走 stderr
+    const out = opts.nested === undefined ? replyPrinter() : quiet;
     try {
-      return await chat(opts.config, history, opts.registry.definitions(), print, signal);
+      return await chat(opts.config, history, opts.registry.definitions(), out, signal);
     } finally {
-      if (printed) process.stdout.write("\n"); // 流断在半句话上时，让错误或重试的提示另起一行
+      out.end(); // 流断在半句话上时，让错误或重试的提示另起一行
     }
   }, opts.signal);
 }

@@ -1,5 +1,5 @@
 // terminal.ts：别人送来的文字（模型、服务、文件、仓库）上屏之前都过这里：只显形，不执行。
-// 第 03 章新增。第 20 章改动：问题开着的时候别的输出先攒着（holdOutput），问题自己走 terminalOutput。
+// 第 03 章新增（replyPrinter：回答进 stdout，思考标上记号进 stderr）。第 20 章改动：问题开着的时候别的输出先攒着（holdOutput），问题自己走 terminalOutput。
 // 终端会把 ESC 开头的序列当命令：清屏、改标题、写剪贴板（OSC 52）、埋链接（OSC 8）、把光标挪回上一行重画。
 // 双向文字覆盖（U+202E 等）会让屏幕上的字序和真实的字序不同。这些字符一律换成看得见的写法；
 // 其余的字（中文、英文、emoji）一个字节不动。
@@ -24,6 +24,53 @@ export function safeText(text: string): string {
 // 只该占一行的文字（名字、服务端的错误原话）：换行也显形，伪造不出另起一行、看着像 harness 自己说的话
 export function safeLine(text: string): string {
   return text.replace(UNSAFE, show);
+}
+
+// ---- 一次回答上屏 ----
+// 回答的字进 stdout。思考（reasoning_content、reasoning、thinking 段）不是回答：进 stderr，和日志在一起，
+// 每行开头标「[思考] 」——思考里写一行像 harness 日志的字，也带着这个记号；终端里再调暗，管道里不加颜色。
+// end() 在这次回答结束（或者出错）时调用：停在半行的那一边换到新的一行，后面的错误、提示另起一行
+export function replyPrinter(out: NodeJS.WriteStream = process.stdout, err: NodeJS.WriteStream = process.stderr) {
+  let answering = false; // stdout 上印过回答，还没换行
+  let thinking = false; // stderr 上的思考停在半行
+  const [dim, undim] = err.isTTY ? ["\x1b[2m", "\x1b[22m"] : ["", ""];
+  const endThinking = () => {
+    if (thinking) err.write("\n");
+    thinking = false;
+  };
+  const endAnswer = () => {
+    if (answering) out.write("\n");
+    answering = false;
+  };
+  return {
+    text(s: string) {
+      endThinking();
+      answering = true;
+      out.write(safeText(s)); // 模型的字只显形、不执行：它清不了屏、改不了标题
+    },
+    thinking(s: string) {
+      endAnswer();
+      let shown = "";
+      for (const [i, line] of safeText(s).split("\n").entries()) {
+        if (i > 0 && thinking) shown += "\n"; // 空行不印：一行只有记号没有字，读着像断了
+        if (i > 0) thinking = false;
+        if (line === "") continue;
+        if (!thinking) shown += "[思考] ";
+        shown += line;
+        thinking = true;
+      }
+      if (shown) err.write(dim + shown + undim);
+    },
+    note(line: string) {
+      endThinking();
+      endAnswer();
+      err.write(line + "\n");
+    },
+    end() {
+      endThinking();
+      endAnswer();
+    },
+  };
 }
 
 // ---- 问题开着的时候 ----

@@ -25,8 +25,8 @@ export interface ToolCall {
   function: { name: string; arguments: string }; // arguments 是一段 JSON 文本，不保证合法
 }
 
-// assistant 消息原样保留服务商发来的其他字段（比如 DeepSeek 思考模式的 reasoning_content），
-// 因为下一次请求要把它们一个不少地带回去
+// assistant 消息就是下一次请求要带回去的样子：回答的字、工具调用，
+// 带工具调用时还有 DeepSeek 思考模式的 reasoning_content（见 chat 的末尾）
 export interface AssistantMessage {
   role: "assistant";
   content: string | null;
@@ -89,8 +89,18 @@ function isLocal(url: string): boolean {
   return host === "localhost" || host === "127.0.0.1" || host === "[::1]";
 }
 
-// 发一次流式请求：文字边收边交给 onText；返回完整的 assistant 消息（可能带 tool_calls）、finish_reason 和用量
-export async function chat(config: ModelConfig, messages: Message[], tools: ToolSpec[], onText: (text: string) => void, signal?: AbortSignal): Promise<Reply> {
+// 收到的字交给谁：text 是回答；thinking 是模型的思考（不是回答，别当回答打印）；note 是 harness 自己要说的一整行
+export interface ReplyOut {
+  text(s: string): void;
+  thinking(s: string): void;
+  note(line: string): void;
+}
+
+// 思考有三种来法：DeepSeek 的 reasoning_content、Ollama 等家的 reasoning，还有 Mistral 放进 content 数组的 thinking 段
+const REASONING = ["reasoning_content", "reasoning"];
+
+// 发一次流式请求：回答、思考边收边交给 out；返回完整的 assistant 消息（可能带 tool_calls）、finish_reason 和用量
+export async function chat(config: ModelConfig, messages: Message[], tools: ToolSpec[], out: ReplyOut, signal?: AbortSignal): Promise<Reply> {
   // 流式回答默认不带用量，要用 include_usage 讨；它只能和 stream: true 一起发（vLLM 会拒绝单独的 stream_options）
   const body: Record<string, unknown> = { model: config.model, messages, stream: true, stream_options: { include_usage: true } };
   // 没有工具就不发 tools 字段：有的服务（vLLM）会拒绝空的 tools: []
@@ -104,6 +114,8 @@ export async function chat(config: ModelConfig, messages: Message[], tools: Tool
   const byIndex = new Map<number, ToolCall>();
   let finishReason = "";
   let usage: Usage | undefined;
+  let reasoning = ""; // DeepSeek 的 reasoning_content，一字不改地攒着
+  let thinkingLast = false; // 最后收到的是思考：回复在这时结束，就是想到一半被截断了
   try {
     for await (const data of readSSE(res.body!)) {
       const chunk = parseJson(data);
@@ -113,18 +125,20 @@ export async function chat(config: ModelConfig, messages: Message[], tools: Tool
       const choice = chunk.choices?.[0];
       if (choice?.finish_reason) finishReason = choice.finish_reason;
       const delta = choice?.delta ?? {};
-      for (const [key, value] of Object.entries(delta)) {
-        if (key === "content") {
-          if (typeof value === "string" && value !== "") {
-            message.content += value;
-            onText(value);
-          }
-        } else if (key === "tool_calls") {
-          for (const piece of (value as any[] | null) ?? []) addToolCallPiece(piece, byIndex, calls);
-        } else if (key !== "role" && typeof value === "string") {
-          // 其他文字字段（reasoning_content、reasoning）照样拼起来存着
-          message[key] = ((message[key] as string | undefined) ?? "") + value;
+      if (typeof delta.reasoning_content === "string") reasoning += delta.reasoning_content;
+      const parts: Piece[] = [...REASONING.map((key) => ({ thinking: true, text: delta[key] })), ...contentParts(delta.content)];
+      for (const part of parts) {
+        if (typeof part.text !== "string" || part.text === "") continue;
+        thinkingLast = part.thinking;
+        if (part.thinking) out.thinking(part.text);
+        else {
+          message.content += part.text;
+          out.text(part.text);
         }
+      }
+      for (const piece of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
+        addToolCallPiece(piece, byIndex, calls);
+        thinkingLast = false;
       }
     }
   } catch (e) {
@@ -134,11 +148,28 @@ export async function chat(config: ModelConfig, messages: Message[], tools: Tool
     // 一行长得离谱：对方不按规矩说话，重试也还是这样，不重试
     throw new ModelError(`回答收到一半，连接断了${why}`, { retryable: !(e instanceof LineTooLongError) });
   }
+  if (finishReason === "length" && thinkingLast) out.note("警告: 模型还在思考，这次回复就到了长度上限（finish_reason: length），后面的回答没有收到");
   if (calls.length > 0) {
     message.tool_calls = calls;
     if (message.content === "") message.content = null;
+    // 思考只在这里回到请求里：DeepSeek 要求带工具调用的那条消息在以后的每次请求里都带着它的 reasoning_content，
+    // 不带就回 400。没有工具调用的回答、别家的 reasoning 和 thinking 段都不带回去——Groq 见到请求里有 reasoning 就回 400
+    if (reasoning) message.reasoning_content = reasoning;
   }
   return { message, finishReason, usage };
+}
+
+// delta.content 多半是一段字。Mistral 的推理模型给的是一串分段：text 段是回答，thinking 段（里面又是一串 text 段）是思考。
+// 别的段（图片、引用）和不是字的东西都跳过：当成字打印，屏幕上只会多出一个对象
+type Piece = { thinking: boolean; text: unknown };
+function contentParts(content: unknown): Piece[] {
+  if (!Array.isArray(content)) return [{ thinking: false, text: content }];
+  return content.flatMap((part): Piece[] => {
+    if (part?.type === "text") return [{ thinking: false, text: part.text }];
+    if (part?.type !== "thinking") return [];
+    const inner: unknown[] = Array.isArray(part.thinking) ? part.thinking : [part.thinking];
+    return inner.map((t) => ({ thinking: true, text: typeof t === "string" ? t : (t as { text?: unknown } | null)?.text }));
+  });
 }
 
 // 一个工具调用在流里是分好几块到的：第一块带 id 和名字，后面的块只带 arguments 的一截，
