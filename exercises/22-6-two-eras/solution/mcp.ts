@@ -1,8 +1,6 @@
 // mcp.ts：MCP 客户端。读 mcp.json，启动其中的服务器，握手、列工具，
 // 再把别人的工具包成第 06 章的 Tool，交给 main.ts 登记进注册表——注册表本身一个字不改。
 // 第 22 章新增。只管连接：打印什么、进程退出时做什么，由调用方（main.ts）通过参数和返回值决定。
-// 练习 22-6 改动：两个时代都说。先用 server/discover 探路：新版（2026-07-28）的服务器不握手，每个请求都带 _meta；
-// 别的回答或者不答，就是老服务器，照旧 initialize。结果的 resultType 没有就是 complete，别的值报成错误。
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -196,7 +194,8 @@ export class McpClient {
     if (!this.gone) this.child.stdin!.write(encode({ jsonrpc: "2.0", method, ...(params ? { params } : {}) }));
   }
 
-  // ---- 练习 22-6：两个时代 ----
+  // ---- 练习 22-6：两个时代都说 ----
+  // 先用 server/discover 探路：新版（2026-07-28）的服务器不握手，每个请求都带 _meta；别的回答或者不答，就是老服务器，照旧 initialize。
   // 时代是服务器进程的属性，不是哪一个请求的：探一次就记在这里，这个进程活多久就用多久
   era: "modern" | "legacy" | undefined;
   private meta: Record<string, unknown> = {}; // 新版每个请求都带的 _meta：协议版本、客户端能力、身份
