@@ -1,4 +1,4 @@
-// 变异体测试的共同做法（test/mutants*.test.ts 用它）：参考答案复制一份，mcp.ts 里改那一处——正是 HINTS.md 提醒过的错；
+// 变异体测试的共同做法（test/mutants*.test.ts 用它）：参考答案复制一份，mcp.ts（或者别的文件）里改那一处——正是 HINTS.md 提醒过的错；
 // 检查器必须认出每一个，而且是管这件事的那条要求不通过。改坏的答案骗得过的检查器，什么也没检查。
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -10,7 +10,8 @@ import { ROOT } from "../shared/scenario.ts";
 
 export interface Mutant {
   name: string; // 犯了什么错
-  from: string | RegExp; // 参考答案 mcp.ts 里恰好出现一次的一段
+  file?: string; // 改哪个文件，默认 mcp.ts
+  from: string | RegExp; // 参考答案那个文件里恰好出现一次的一段
   to: string;
   fails: string; // 该不通过的要求（名字的开头）
   because: RegExp; // 它的说明里该有的话
@@ -25,11 +26,11 @@ export function mutantSuite(exerciseName: string, requirements: Requirement[], m
   function mutate(m: Mutant, index: number): string {
     const dir = path.join(tmp, `mutant-${index}`);
     fs.cpSync(path.join(exercise, "solution"), dir, { recursive: true });
-    const file = path.join(dir, "mcp.ts");
+    const file = path.join(dir, m.file ?? "mcp.ts");
     const text = fs.readFileSync(file, "utf8");
     const pattern = typeof m.from === "string" ? new RegExp(m.from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g") : new RegExp(m.from.source, "g");
     const found = text.match(pattern)?.length ?? 0;
-    assert.equal(found, 1, `参考答案的 mcp.ts 里应当恰好有一处 ${m.from}，实际 ${found} 处：答案改过了，这个变异体要跟着改`);
+    assert.equal(found, 1, `参考答案的 ${m.file ?? "mcp.ts"} 里应当恰好有一处 ${m.from}，实际 ${found} 处：答案改过了，这个变异体要跟着改`);
     fs.writeFileSync(file, text.replace(pattern, () => m.to));
     return dir;
   }

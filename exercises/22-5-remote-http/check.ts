@@ -1,0 +1,63 @@
+// 练习 22-5 的检查器：远程服务走 Streamable HTTP。服务器是场景开跑之前起好的 HTTP 服务器（scenario.json 的 servers）：
+// 书里的时间服务器（timeserver --http）和 shared/mcp-servers/hostile-http.ts（按路径分成几种脾气）。
+// 查的是模型收到的工具结果（陪练服务器把它看到的请求头、会话号写在结果里）和转录里的警告——措辞随你，说到点子上就行。
+import { describe, toolResults, type Requirement } from "../checker.ts";
+import type { RunResult } from "../../shared/scenario.ts";
+
+const failedRun = (run: RunResult) => (run.requests === 0 || run.exitCode !== 0 ? `（这次运行没有正常结束，退出码 ${run.exitCode}；VERBOSE=1 看完整输出）` : "");
+const warningAbout = (run: RunResult, server: string) => run.transcript.split("\n").find((line) => line.startsWith("警告") && line.includes(`"${server}"`));
+
+// 不守规矩的服务器各自该换来的那行警告里，要说到的东西
+const HOSTILE: { server: string; what: string; says: RegExp; hint: string }[] = [
+  { server: "endless", what: "SSE 里一个接一个的通知、等不到回答", says: /MiB|上限|太大|太长/, hint: "整条 SSE 流也有上限（比如 64 MiB），到了就不再读，说出上限" },
+  { server: "gone", what: "会话一直 404", says: /404/, hint: "404 就重新 initialize、再发一次，只重来一次；还是 404 就放弃，说出 404" },
+  { server: "html", what: "Content-Type 是 text/html", says: /text\/html|Content-Type/i, hint: "只收 application/json 和 text/event-stream，别的说出收到的 Content-Type" },
+  { server: "huge", what: "响应体大得没边", says: /MiB|上限|太大|太长/, hint: "响应体有上限（比如 64 MiB），先看 Content-Length，没写的边读边数，到了就断开，说出上限" },
+  { server: "slow", what: "连响应头都不发", says: /超时/, hint: "每个请求都有时限（它的 startupTimeout 是 1000 毫秒），到点就放弃，说“超时”" },
+];
+
+export const requirements: Requirement[] = [
+  {
+    name: "接得上 type 为 http 的服务：时间服务器的工具照常调用，headers 里的 ${VAR} 从环境展开，没设置的变量警告一句、跳过",
+    scenario: "remote-tools",
+    check(run) {
+      const [time, whoami] = toolResults(run, 2);
+      if (!time?.includes("2026-08-07 14:03:09")) {
+        return `期望：mcp.json 里 "type": "http" 的 time（timeserver --http）接得上，握手、列工具、POST tools/call，current_time 答 “2026-08-07 14:03:09 星期五”；实际：${describe(time)}${failedRun(run)}`;
+      }
+      if (!whoami?.includes("Authorization: Bearer t0ken-42")) {
+        return `期望：forget 的 headers 写着 "Authorization": "Bearer \${FORGET_TOKEN}"，展开成环境里的值，每个请求都带上；它报出的是：${describe(whoami)}${failedRun(run)}`;
+      }
+      const nokey = warningAbout(run, "nokey");
+      if (!nokey?.includes("NOKEY_TOKEN")) return `期望：nokey 的 headers 用到没设置的 \${NOKEY_TOKEN}，一行警告说出这个变量名，跳过这个服务；实际：${describe(nokey ?? "没有提到 nokey 的警告")}`;
+    },
+  },
+  {
+    name: "守 Streamable HTTP 的会话规矩：带上 Mcp-Session-Id 和 MCP-Protocol-Version，会话 404 就重新握手、再发一次，退出时 DELETE",
+    scenario: "remote-tools",
+    check(run) {
+      const whoami = toolResults(run, 2)[1];
+      if (!whoami?.startsWith("会话 ")) {
+        return `期望：forget 的 whoami 调用成功。它第一次答 404（会话没了）：重新 initialize（不带旧会话号）、补发 notifications/initialized、再发一次这个调用；每个请求带着 initialize 回答里的 Mcp-Session-Id 和谈好的 MCP-Protocol-Version 头（它缺了哪个都答 400）。实际：${describe(whoami)}${failedRun(run)}`;
+      }
+      if (!whoami.includes("会话 s2") || !whoami.includes("第 2 次 initialize")) return `期望：重新握手拿到新会话 s2，正好 initialize 两次；它报出的是：${describe(whoami)}`;
+      if (!whoami.includes("MCP-Protocol-Version: 2024-11-05")) return `期望：MCP-Protocol-Version 头是 initialize 谈好的版本 2024-11-05；它报出的是：${describe(whoami)}`;
+      if (!run.transcript.includes("会话 s2 收到 DELETE")) {
+        return `期望：harness 退出前给有会话的服务器发 DELETE（带着 Mcp-Session-Id），陪练服务器会在转录末尾记一行 “会话 s2 收到 DELETE”；实际转录里没有（末尾是 ${describe(run.transcript.slice(-200))}）${failedRun(run)}`;
+      }
+    },
+  },
+  {
+    name: "不守规矩的远程服务只换来一行警告：SSE 等不到回答、Content-Type 不对、响应体太大、会话一直 404、响应头不来，harness 照常回答、自己退出",
+    scenario: "hostile-http",
+    check(run) {
+      for (const h of HOSTILE) {
+        const line = warningAbout(run, h.server);
+        if (!line || !h.says.test(line)) return `期望：${h.server}（${h.what}）换来一行 “警告…"${h.server}"…” 的警告，里面有 ${h.says}：${h.hint}；实际：${describe(line ?? "没有提到它的警告")}${failedRun(run)}`;
+      }
+      if (/\x1b/.test(run.transcript)) return `期望：服务器说的话（gone 的 404 里夹着 ESC 序列）显形以后才上屏；实际：转录里有原样的 ESC 字符`;
+      if (/^\s+at /m.test(run.transcript)) return `期望：失败都是一行话；实际：转录里有堆栈：${describe(run.transcript.split("\n").find((l) => /^\s+at /.test(l)))}`;
+      if (run.requests !== 1) return `期望：服务都没接上，harness 照常问一次模型；实际：模型收到 ${run.requests} 次请求${failedRun(run)}`;
+    },
+  },
+];

@@ -1,0 +1,76 @@
+// 练习 22-5 的变异体：在参考答案的 http.ts 上改一处，正是 HINTS.md 提醒过的错。
+// 检查器必须认出每一个，而且是管这件事的那条要求不通过（做法和 test/mutants.test.ts 一样）。
+// 没有“响应头不来就一直等”的变异体：它要等到场景超时（30 秒）才判得出来；时限本身由 slow 那一行警告查着。
+// 也没有“响应体不数字节”的：huge 的 80 MiB 收下以后，还有 McpClient 一行 64 MiB 的上限挡着（照样是一行带 MiB 的警告）；
+// 要让它露馅，得有一个永远写不完的响应体，把内存一直吃下去——不在一台大家共用的机器上这样试
+import { requirements } from "../exercises/22-5-remote-http/check.ts";
+import { mutantSuite, type Mutant } from "./mutants-lib.ts";
+
+const MUTANTS: Mutant[] = [
+  {
+    name: "headers 没带上（提示 1）",
+    file: "http.ts",
+    from: "const headers: Record<string, string> = { ...this.config.headers, \"Content-Type\"",
+    to: "const headers: Record<string, string> = { \"Content-Type\"",
+    fails: "接得上 type 为 http 的服务",
+    because: /Authorization/,
+  },
+  {
+    name: "记下了会话号却不带（提示 4）",
+    file: "http.ts",
+    from: 'if (inSession && this.session !== undefined) headers["Mcp-Session-Id"] = this.session;',
+    to: "",
+    fails: "守 Streamable HTTP 的会话规矩",
+    because: /Mcp-Session-Id/,
+  },
+  {
+    name: "不带 MCP-Protocol-Version 头（提示 4）",
+    file: "http.ts",
+    from: 'if (inSession && this.version !== undefined) headers["MCP-Protocol-Version"] = this.version;',
+    to: "",
+    fails: "守 Streamable HTTP 的会话规矩",
+    because: /MCP-Protocol-Version/,
+  },
+  {
+    name: "404 不重新握手，直接报错（提示 5）",
+    file: "http.ts",
+    from: 'if (response.status === 404 && sentWith !== undefined && method !== "initialize") {',
+    to: "if (false) {",
+    fails: "守 Streamable HTTP 的会话规矩",
+    because: /404/,
+  },
+  {
+    name: "404 了就一直重来（提示 5）",
+    file: "http.ts",
+    from: "if (response.status === 404) throw new TransportError",
+    to: "while (response.status === 404) response = await (await this.renew(controller.signal), this.post(body, controller.signal, true));\n        if (false) throw new TransportError",
+    fails: "不守规矩的远程服务只换来一行警告",
+    because: /gone/,
+  },
+  {
+    name: "不看 Content-Type，什么都当 JSON 读（提示 3）",
+    file: "http.ts",
+    from: 'if (type === "application/json") {',
+    to: 'if (type !== "text/event-stream") {',
+    fails: "不守规矩的远程服务只换来一行警告",
+    because: /html/,
+  },
+  {
+    name: "SSE 只管一行的上限，整条流不设上限（提示 7）",
+    file: "http.ts",
+    from: "if (size > MAX_BODY) stream.error(",
+    to: "if (size < 0) stream.error(",
+    fails: "不守规矩的远程服务只换来一行警告",
+    because: /endless/,
+  },
+  {
+    name: "退出时不 DELETE（提示 8）",
+    file: "http.ts",
+    from: "if (polite && this.session !== undefined) {",
+    to: "if (false) {",
+    fails: "守 Streamable HTTP 的会话规矩",
+    because: /DELETE/,
+  },
+];
+
+mutantSuite("22-5-remote-http", requirements, MUTANTS, 3);
