@@ -698,7 +698,7 @@ describe("脚本模型：思考的另外两种形状（mistral、groq）", () =>
     await withModel({ profile: "mistral", turns: [THINK] }, async (m) => {
       const contents = (await streamChunks(m)).map((c) => c.choices[0]?.delta?.content).filter((c) => c !== undefined && c !== "");
       const arrays = contents.filter(Array.isArray);
-      const last = arrays.at(-1);
+      const last = arrays.at(-1)!;
       assert.ok(arrays.length >= 2);
       assert.ok(arrays.slice(0, -1).every((a) => a.length === 1 && a[0].type === "thinking"));
       assert.deepEqual(last.map((p: any) => p.type), ["thinking", "text"]);
