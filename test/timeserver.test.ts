@@ -683,3 +683,145 @@ describe("timeserver --http", () => {
     }
   });
 });
+
+// ---- 两个时代：2026-07-28 ----
+
+const MODERN = "2026-07-28";
+const SUPPORTED = ["2026-07-28", "2025-11-25", "2025-06-18", "2024-11-05"];
+const SERVER_INFO_META = { "io.modelcontextprotocol/serverInfo": { name: "timeserver", version: "0.1" } };
+// 2026-07-28 的请求自己带着版本和客户端能力
+function meta(version: unknown = MODERN, extra: Json = {}): Json {
+  return { _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {}, ...extra } };
+}
+
+describe("timeserver 两个时代（stdio）", () => {
+  let m: Server;
+  before(() => {
+    m = new Server({ TZ: "Asia/Shanghai", TIMESERVER_NOW: NOW_SHANGHAI });
+  });
+
+  it("不握手：server/discover、tools/list、tools/call 直接答，结果带 resultType 和 _meta 里的 serverInfo", async () => {
+    const discover = await m.request("server/discover", meta(MODERN, { "io.modelcontextprotocol/clientInfo": { name: "t", version: "0" } }));
+    assert.deepEqual(discover.result, {
+      resultType: "complete",
+      supportedVersions: SUPPORTED,
+      capabilities: { tools: {} },
+      ttlMs: 3_600_000,
+      cacheScope: "public",
+      _meta: SERVER_INFO_META,
+    });
+    const list = await m.request("tools/list", meta());
+    assert.equal(list.result.resultType, "complete");
+    assert.deepEqual(list.result.tools.map((t: Json) => t.name), ["current_time", "days_between"]);
+    assert.equal(list.result.ttlMs, 3_600_000);
+    assert.equal(list.result.cacheScope, "public");
+    assert.deepEqual(list.result._meta, SERVER_INFO_META);
+    // 顺序固定（提示词缓存）：再列一次，逐字节相同
+    assert.equal(JSON.stringify((await m.request("tools/list", meta(), list.id)).result), JSON.stringify(list.result));
+    const now = await m.request("tools/call", { name: "current_time", ...meta() });
+    assert.deepEqual(now.result, { resultType: "complete", content: [{ type: "text", text: "2026-08-07 14:03:09 星期五" }], _meta: SERVER_INFO_META });
+    const days = await m.request("tools/call", { name: "days_between", arguments: { start: "2026-08-07", end: "2027-01-01" }, ...meta() });
+    assert.equal(days.result.content[0].text, "147 天");
+    const bad = await m.request("tools/call", { name: "days_between", arguments: { start: "x" }, ...meta() });
+    assert.equal(bad.result.isError, true);
+    assert.equal(bad.result.resultType, "complete");
+  });
+
+  it("不支持的版本 → -32022，data 列出支持的版本、带回要的那个；信封不全 → -32602", async () => {
+    for (const version of ["2099-01-01", "2025-11-25", ""]) {
+      const r = await m.request("tools/list", meta(version));
+      assert.equal(r.error?.code, -32022, JSON.stringify(r));
+      assert.deepEqual(r.error.data, { supported: SUPPORTED, requested: version });
+    }
+    const noCaps = await m.request("tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": MODERN } });
+    assert.equal(noCaps.error?.code, -32602);
+    assert.match(noCaps.error.message, /clientCapabilities/);
+    for (const params of [undefined, {}, { _meta: {} }, meta(42)]) {
+      const r = await m.request("server/discover", params);
+      assert.equal(r.error?.code, -32602, JSON.stringify(params));
+    }
+  });
+
+  it("ping、initialize 只在 legacy 里有；同一个进程照样答 legacy 客户端的握手（结果不带 resultType）", async () => {
+    for (const method of ["ping", "initialize", "logging/setLevel"]) {
+      assert.equal((await m.request(method, meta())).error?.code, -32601, method);
+    }
+    const init = await m.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } });
+    assert.deepEqual(init.result, { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "timeserver", version: "0.1" } });
+    assert.deepEqual((await m.request("ping")).result, {});
+    assert.deepEqual((await m.request("tools/call", { name: "current_time" })).result, { content: [{ type: "text", text: "2026-08-07 14:03:09 星期五" }] });
+    // 握过手以后 modern 请求也照样答（两个时代可以同时在一个进程里）
+    assert.equal((await m.request("tools/list", meta())).result.resultType, "complete");
+  });
+});
+
+describe("timeserver 两个时代（HTTP）", () => {
+  let h: HttpServer;
+  before(() => {
+    h = new HttpServer({ TZ: "Asia/Shanghai", TIMESERVER_NOW: NOW_SHANGHAI });
+  });
+  // modern 的 POST：请求头里抄一份版本、方法和名字
+  const headersFor = (method: string, name?: string): Record<string, string> => ({
+    "MCP-Protocol-Version": MODERN,
+    "Mcp-Method": method,
+    ...(name === undefined ? {} : { "Mcp-Name": name }),
+  });
+
+  it("没有会话：不握手直接 discover、调工具，答复不发 Mcp-Session-Id；Mcp-Name 可以是 base64 写法", async () => {
+    const discover = await h.post({ jsonrpc: "2.0", id: 1, method: "server/discover", params: meta() }, headersFor("server/discover"));
+    assert.equal(discover.status, 200, discover.text);
+    assert.deepEqual(discover.json?.result.supportedVersions, SUPPORTED);
+    assert.equal(discover.headers.get("mcp-session-id"), null);
+    const now = await h.post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "current_time", ...meta() } }, headersFor("tools/call", "current_time"));
+    assert.equal(now.json?.result.content[0].text, "2026-08-07 14:03:09 星期五");
+    const encoded = `=?base64?${Buffer.from("days_between").toString("base64")}?=`;
+    const days = await h.post(
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "days_between", arguments: { start: "2026-08-07", end: "2027-01-01" }, ...meta() } },
+      { ...headersFor("tools/call", encoded), "Mcp-Session-Id": "whatever" }, // 带来的会话 id 不理
+    );
+    assert.equal(days.status, 200, days.text);
+    assert.equal(days.json?.result.content[0].text, "147 天");
+    assert.equal(days.headers.get("mcp-session-id"), null);
+    // 工具自己的参数错了还是 200：那是请求的答复，不是传输的事
+    const bad = await h.post({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "days_between", arguments: {}, ...meta() } }, headersFor("tools/call", "days_between"));
+    assert.equal(bad.status, 200);
+    assert.equal(bad.json?.result.isError, true);
+  });
+
+  it("请求头和请求体对不上（缺、版本不同、方法不同、名字不同）→ 400 -32020，带回请求的 id", async () => {
+    const body = { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "current_time", ...meta() } };
+    for (const headers of [
+      { "Mcp-Method": "tools/call", "Mcp-Name": "current_time" },
+      headersFor("tools/call"),
+      headersFor("tools/list", "current_time"),
+      headersFor("tools/call", "days_between"),
+      { ...headersFor("tools/call", "current_time"), "MCP-Protocol-Version": "2099-01-01" },
+    ]) {
+      const r = await h.post(body, headers);
+      assert.equal(r.status, 400, JSON.stringify(headers));
+      assert.equal(r.json?.error.code, -32020, r.text);
+      assert.equal(r.json?.id, 5);
+    }
+  });
+
+  it("版本不支持 → 400 -32022；没有这个方法（ping 也没了）→ 404 -32601；信封不全 → 400 -32602", async () => {
+    const old = await h.post({ jsonrpc: "2.0", id: 6, method: "tools/list", params: meta("2099-01-01") }, { ...headersFor("tools/list"), "MCP-Protocol-Version": "2099-01-01" });
+    assert.equal(old.status, 400);
+    assert.deepEqual(old.json?.error.data, { supported: SUPPORTED, requested: "2099-01-01" });
+    for (const method of ["ping", "initialize", "resources/list"]) {
+      const r = await h.post({ jsonrpc: "2.0", id: 7, method, params: meta() }, headersFor(method));
+      assert.equal(r.status, 404, method);
+      assert.equal(r.json?.error.code, -32601);
+    }
+    // 头说是 2026-07-28，请求体却没有 _meta
+    const bare = await h.post({ jsonrpc: "2.0", id: 8, method: "tools/list" }, headersFor("tools/list"));
+    assert.equal(bare.status, 400);
+    assert.equal(bare.json?.error.code, -32602);
+  });
+
+  it("同一个端点上 legacy 客户端照常握手、拿会话", async () => {
+    const sid = await h.initialize();
+    const r = await h.post({ jsonrpc: "2.0", id: 9, method: "ping" }, { "Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-11-25" });
+    assert.deepEqual(r.json, { jsonrpc: "2.0", id: 9, result: {} });
+  });
+});

@@ -1,9 +1,12 @@
-// Streamable HTTP 传输（2025-11-25 那一版）：一个端点 /mcp，客户端每条消息 POST 一次，
+// Streamable HTTP 传输：一个端点 /mcp，客户端每条消息 POST 一次，
 // 请求的答复放在 HTTP 响应里（application/json；客户端只收 SSE 时，就用一个事件装着它），通知和响应答 202。
 // 这个服务器从不主动给客户端发消息，所以没有 GET 那条服务器→客户端的流（405），也不需要断点续传。
+// 两个时代在同一个端点上：legacy（2025-11-25 及以前）先 initialize、拿会话 id；
+// modern（2026-07-28）没有会话，每个请求的 _meta 写明版本，请求头里再抄一份（MCP-Protocol-Version、Mcp-Method、Mcp-Name），
+// 好让路上的网关不解析请求体也能路由——所以服务器必须核对头和体说的是同一件事。
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { answer, errorReply, isObject, type Message } from "./protocol.ts";
+import { answer, envelopeShapeError, errorReply, isModern, isObject, MODERN_VERSIONS, VERSION_KEY, versionError, type Message } from "./protocol.ts";
 
 const ENDPOINT = "/mcp";
 // 请求体最长 1 MiB：两个工具的参数只有两个日期，再大就是来捣乱的（413）
@@ -107,6 +110,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   // 2025-11-25 没有批处理：一个请求体就是一条消息
   if (Array.isArray(msg)) return send(res, 400, errorReply(null, -32600, "无效请求：不收批处理（JSON 数组）"));
 
+  const asked = header(req, "mcp-protocol-version");
+  if (isObject(msg) && (isModern(msg) || MODERN_VERSIONS.includes(asked ?? ""))) return modern(req, res, msg, as);
+
   const initializing = isObject(msg) && msg.method === "initialize";
   if (!initializing) {
     if (sid === undefined) return refuse(res, 400, "缺少 Mcp-Session-Id：先 initialize");
@@ -129,10 +135,63 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     headers["Mcp-Session-Id"] = id;
   }
   // 连 id 都读不出来的消息不是一个请求：HTTP 上答 400
-  const status = reply.id === null ? 400 : 200;
+  deliver(res, reply.id === null ? 400 : 200, reply, as, headers);
+}
+
+function deliver(res: ServerResponse, status: number, reply: Message, as: "json" | "sse", headers: Record<string, string> = {}): void {
   if (as === "json") return send(res, status, reply, headers);
   res.writeHead(status, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", ...headers });
   res.end(`event: message\ndata: ${JSON.stringify(reply)}\n\n`);
+}
+
+// 头里的 Mcp-Name 放不下非 ASCII 的名字时写成 =?base64?…?=，先解开再和请求体比
+function decodeHeader(value: string): string {
+  const m = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/.exec(value);
+  return m ? Buffer.from(m[1]!, "base64").toString("utf8") : value;
+}
+
+// 请求头和请求体对不上：哪一项、头里写的、体里写的。都对得上返回 undefined
+function headerMismatch(req: IncomingMessage, msg: Message): string | undefined {
+  const params = isObject(msg.params) ? msg.params : {};
+  const meta = isObject(params._meta) ? params._meta : {};
+  const expected: [string, unknown][] = [
+    ["MCP-Protocol-Version", meta[VERSION_KEY]],
+    ["Mcp-Method", msg.method],
+  ];
+  if (msg.method === "tools/call") expected.push(["Mcp-Name", params.name]);
+  for (const [name, body] of expected) {
+    const value = header(req, name.toLowerCase());
+    if (value === undefined) return `缺少请求头 ${name}`;
+    if (decodeHeader(value) !== body) return `请求头 ${name} 是 ${JSON.stringify(value)}，请求体里是 ${JSON.stringify(body)}`;
+  }
+  return undefined;
+}
+
+// modern 的错误各有各的 HTTP 状态：信封不合格、版本不支持、头体不符 → 400；没有这个方法 → 404；
+// 工具自己的参数错了是请求本身的答复，照样 200
+function modernStatus(reply: Message): number {
+  const error = isObject(reply.error) ? reply.error : undefined;
+  if (!error) return 200;
+  if (error.code === -32601) return 404;
+  if ([-32700, -32600, -32020, -32021, -32022].includes(error.code as number)) return 400;
+  return error.code === -32602 && isObject(error.data) && "field" in error.data ? 400 : 200;
+}
+
+// modern 请求：没有会话（带来的 Mcp-Session-Id 不理，也不发新的），一个请求一个答复
+function modern(req: IncomingMessage, res: ServerResponse, msg: Message, as: "json" | "sse"): void {
+  const id = typeof msg.id === "string" || (typeof msg.id === "number" && Number.isFinite(msg.id)) ? msg.id : undefined;
+  if (id !== undefined && typeof msg.method === "string") {
+    // 先看信封齐不齐，再核对请求头和请求体，然后看版本支不支持，最后才干活
+    const shape = envelopeShapeError(id, msg);
+    if (shape) return deliver(res, 400, shape, as);
+    const mismatch = headerMismatch(req, msg);
+    if (mismatch) return deliver(res, 400, { jsonrpc: "2.0", id, error: { code: -32020, message: `请求头和请求体不一致：${mismatch}` } }, as);
+    const version = versionError(id, msg);
+    if (version) return deliver(res, 400, version, as);
+  }
+  const reply = answer(msg);
+  if (reply === undefined) return send(res, 202);
+  deliver(res, modernStatus(reply), reply, as);
 }
 
 export function serveHttp(port: number): void {
@@ -146,7 +205,7 @@ export function serveHttp(port: number): void {
       });
     },
   );
-  server.maxConnections = 64; // 连接数也有上限：多出来的直接断开
+  server.maxConnections = 256; // 连接数也有上限：多出来的直接断开（保持连接的客户端会开着好几个）
   server.on("error", (err: NodeJS.ErrnoException) => {
     process.stderr.write(`timeserver: 没法在 127.0.0.1:${port} 上听（${err.code ?? err.name}）\n`);
     process.exit(1);

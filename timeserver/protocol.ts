@@ -4,11 +4,21 @@
 export type Id = string | number;
 export type Message = Record<string, unknown>;
 
+// 两个时代。legacy（≤ 2025-11-25）先握手：initialize 商定一个版本，之后的请求都按它来。
 // 客户端要的版本我们支持，就原样答复；不支持，按规范答我们支持的最新版，由客户端决定接不接受。
 // 对只有工具的服务器来说，这三个版本在用到的部分没有区别。2025-03-26 不在其中：答应了它，
-// 就得收下一行里的一批请求（JSON 数组），这个服务器不收——与其答应了做不到，不如不答应
+// 就得收下一行里的一批请求（JSON 数组），这个服务器不收——与其答应了做不到，不如不答应。
+// modern（2026-07-28）不握手：每个请求自己在 params._meta 里写明版本和客户端能力，服务器一个一个地答
 export const KNOWN_VERSIONS = ["2024-11-05", "2025-06-18", "2025-11-25"];
+export const MODERN_VERSIONS = ["2026-07-28"];
+// server/discover 和 -32022 里报的：新的在前
+export const SUPPORTED_VERSIONS = [...MODERN_VERSIONS, ...[...KNOWN_VERSIONS].reverse()];
 const FALLBACK_VERSION = KNOWN_VERSIONS[KNOWN_VERSIONS.length - 1];
+const SERVER_INFO = { name: "timeserver", version: "0.1" };
+export const VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+const CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
+// 工具列表在进程活着时不会变：客户端可以放心缓存一小时
+const CACHE = { ttlMs: 3_600_000, cacheScope: "public" };
 const WEEKDAYS = ["星期日", "星期一", "星期二", "星期三", "星期四", "星期五", "星期六"];
 
 const TOOLS = [
@@ -107,20 +117,65 @@ export function errorReply(id: Id | null, code: number, message: string): Messag
 }
 
 // 每个方法一个处理函数；返回 undefined 表示 params 的形状不对（-32602）
-const METHODS: Record<string, (params: Message) => Message | undefined> = {
+type Handler = (params: Message) => Message | undefined;
+const callToolHandler: Handler = (params) => {
+  const args = params.arguments ?? {};
+  if (typeof params.name !== "string" || !isObject(args)) return undefined;
+  return callTool(params.name, args);
+};
+
+const LEGACY_METHODS: Record<string, Handler> = {
   initialize: (params) => {
     const asked = params.protocolVersion;
     const version = typeof asked === "string" && KNOWN_VERSIONS.includes(asked) ? asked : FALLBACK_VERSION;
-    return { protocolVersion: version, capabilities: { tools: {} }, serverInfo: { name: "timeserver", version: "0.1" } };
+    return { protocolVersion: version, capabilities: { tools: {} }, serverInfo: SERVER_INFO };
   },
   ping: () => ({}),
   "tools/list": () => ({ tools: TOOLS }),
-  "tools/call": (params) => {
-    const args = params.arguments ?? {};
-    if (typeof params.name !== "string" || !isObject(args)) return undefined;
-    return callTool(params.name, args);
-  },
+  "tools/call": callToolHandler,
 };
+
+// 2026-07-28 没有 initialize 和 ping 了；server/discover 是服务器必须有的
+const MODERN_METHODS: Record<string, Handler> = {
+  "server/discover": () => ({ supportedVersions: SUPPORTED_VERSIONS, capabilities: { tools: {} }, ...CACHE }),
+  "tools/list": () => ({ tools: TOOLS, ...CACHE }), // 顺序固定：客户端的提示词缓存才命中得了
+  "tools/call": callToolHandler,
+};
+
+// 这个请求说的是哪个时代：params._meta 里写了协议版本（不管写的是什么）就是 modern；
+// server/discover 只有 modern 才有，没写版本也按 modern 查，好告诉对方缺了什么
+export function isModern(msg: Message): boolean {
+  const meta = isObject(msg.params) ? msg.params._meta : undefined;
+  return (isObject(meta) && VERSION_KEY in meta) || msg.method === "server/discover";
+}
+
+// modern 请求的信封：_meta 要有版本和客户端能力。缺了、类型不对是 -32602，data.field 点名是哪一项，
+// HTTP 传输据此答 400（工具参数不对的 -32602 是请求本身的事，照样 200）
+export function envelopeShapeError(id: Id, msg: Message): Message | undefined {
+  const meta = isObject(msg.params) ? msg.params._meta : undefined;
+  const bad = (field: string, problem: string) => ({
+    jsonrpc: "2.0",
+    id,
+    error: { code: -32602, message: `参数无效：_meta 的 ${field} ${problem}`, data: { field } },
+  });
+  if (!isObject(meta)) return bad("_meta", "缺少（2026-07-28 的每个请求都要带上协议版本和客户端能力）");
+  const version = meta[VERSION_KEY];
+  if (typeof version !== "string") return bad(VERSION_KEY, version === undefined ? "缺少" : "应当是字符串");
+  if (!isObject(meta[CAPABILITIES_KEY])) return bad(CAPABILITIES_KEY, meta[CAPABILITIES_KEY] === undefined ? "缺少" : "应当是对象");
+  return undefined;
+}
+
+// 版本写对了形状、但我们不支持：-32022，data 里列出支持的版本、带回它要的那个，客户端好挑一个重试
+export function versionError(id: Id, msg: Message): Message | undefined {
+  const version = (msg.params as Message)._meta as Message;
+  const requested = version[VERSION_KEY] as string;
+  if (MODERN_VERSIONS.includes(requested)) return undefined;
+  return {
+    jsonrpc: "2.0",
+    id,
+    error: { code: -32022, message: `不支持这个协议版本: ${requested}`, data: { supported: SUPPORTED_VERSIONS, requested } },
+  };
+}
 
 // 一条解析好的消息 → 它的答复；通知和客户端发来的响应没有答复（undefined）
 export function answer(msg: unknown): Message | undefined {
@@ -135,12 +190,23 @@ export function answer(msg: unknown): Message | undefined {
   }
   // 没有 id 的是通知：规范说绝不回复，认不认识都一样
   if (id === null) return undefined;
-  if (!Object.hasOwn(METHODS, msg.method)) return errorReply(id, -32601, `没有这个方法: ${msg.method}`);
+  const modern = isModern(msg);
+  if (modern) {
+    const bad = envelopeShapeError(id, msg) ?? versionError(id, msg);
+    if (bad) return bad;
+  }
+  const methods = modern ? MODERN_METHODS : LEGACY_METHODS;
+  if (!Object.hasOwn(methods, msg.method)) {
+    const gone = modern && Object.hasOwn(LEGACY_METHODS, msg.method) ? "（2026-07-28 里没有它了）" : "";
+    return errorReply(id, -32601, `没有这个方法: ${msg.method}${gone}`);
+  }
   const params = msg.params ?? {};
   if (!isObject(params)) return errorReply(id, -32602, "参数无效：params 应当是对象");
   try {
-    const result = METHODS[msg.method]!(params);
+    const result = methods[msg.method]!(params);
     if (result === undefined) return errorReply(id, -32602, "参数无效：tools/call 需要字符串 name，arguments 须是对象");
+    // modern 的每个结果都写明 resultType（这个服务器从不需要客户端补充输入，总是 complete），_meta 里报上自己是谁
+    if (modern) return { jsonrpc: "2.0", id, result: { resultType: "complete", ...result, _meta: { "io.modelcontextprotocol/serverInfo": SERVER_INFO } } };
     return { jsonrpc: "2.0", id, result };
   } catch (err) {
     // 自己的 bug 也只坏这一个请求，服务照常。只说异常的类别：它的原话出自 V8，随 Node 版本而变，不该进客户端的转录
