@@ -4,6 +4,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import net from "node:net";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { HttpTimeserver, killHttpTimeservers } from "./timeserver-lib.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TSX = import.meta.resolve("tsx");
@@ -471,30 +472,8 @@ describe("timeserver 启动参数", () => {
 
 // ---- Streamable HTTP（--http）----
 
-// 一个 --http 的服务器进程：--port 0 让系统挑端口，从 stderr 那一行读出地址
-class HttpServer {
-  readonly child: ChildProcessWithoutNullStreams;
-  stderr = "";
-  readonly url: Promise<string>;
-  readonly exited: Promise<number | null>;
-
-  constructor(env: Record<string, string> = {}) {
-    this.child = spawn(process.execPath, ["--import", TSX, "timeserver/main.ts", "--http", "--port", "0"], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", ...env },
-    });
-    this.exited = new Promise((resolve) => this.child.on("close", resolve));
-    this.url = new Promise((resolve, reject) => {
-      this.child.stderr.on("data", (chunk: Buffer) => {
-        this.stderr += chunk.toString("utf8");
-        const m = /在 (http:\/\/127\.0\.0\.1:\d+\/mcp) 上听\n/.exec(this.stderr);
-        if (m) resolve(m[1]!);
-      });
-      this.exited.then(() => reject(new Error(`没有打印地址就退出了；stderr: ${this.stderr}`)));
-    });
-    httpServers.push(this);
-  }
-
+// 一个 --http 的服务器进程，加上发 POST 和握手的便利
+class HttpServer extends HttpTimeserver {
   async post(body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; text: string; json: Json | undefined }> {
     const res = await fetch(await this.url, {
       method: "POST",
@@ -522,10 +501,7 @@ class HttpServer {
     return sid;
   }
 }
-const httpServers: HttpServer[] = [];
-after(() => {
-  for (const h of httpServers) if (h.child.exitCode === null && h.child.signalCode === null) h.child.kill("SIGKILL");
-});
+after(killHttpTimeservers);
 
 // 一个原始的 TCP 连接：写一半的请求，看服务器什么时候断开（慢客户端）
 async function rawUntilClosed(url: string, data: string): Promise<string> {

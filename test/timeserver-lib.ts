@@ -1,0 +1,40 @@
+// 测试里起一个 `timeserver --http --port 0`：系统挑端口，从 stderr 那一行读出地址。
+// timeserver、SDK v2 对接、一致性套件三份测试共用
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const TSX = import.meta.resolve("tsx");
+
+export const NOW_SHANGHAI = "2026-08-07T14:03:09+08:00";
+
+export class HttpTimeserver {
+  readonly child: ChildProcessWithoutNullStreams;
+  stderr = "";
+  readonly url: Promise<string>;
+  readonly exited: Promise<number | null>;
+
+  constructor(env: Record<string, string> = {}) {
+    this.child = spawn(process.execPath, ["--import", TSX, "timeserver/main.ts", "--http", "--port", "0"], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "", ...env },
+    });
+    running.add(this.child);
+    this.exited = new Promise((resolve) => this.child.on("close", resolve));
+    this.url = new Promise((resolve, reject) => {
+      this.child.stderr.on("data", (chunk: Buffer) => {
+        this.stderr += chunk.toString("utf8");
+        const m = /在 (http:\/\/127\.0\.0\.1:\d+\/mcp) 上听\n/.exec(this.stderr);
+        if (m) resolve(m[1]!);
+      });
+      this.exited.then(() => reject(new Error(`没有打印地址就退出了；stderr: ${this.stderr}`)));
+    });
+    this.url.catch(() => {}); // 没人等地址时，进程退出不算未处理的拒绝
+  }
+}
+
+const running = new Set<ChildProcessWithoutNullStreams>();
+// 测试文件的 after() 里调：一个进程也不留下
+export function killHttpTimeservers(): void {
+  for (const c of running) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+}
