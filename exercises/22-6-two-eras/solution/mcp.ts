@@ -642,7 +642,8 @@ function eraOf(answer: { result?: unknown; error?: any }, requested: string): Ve
   const version = MODERN.find((v) => supported.includes(v) && v !== requested);
   if (version) return { era: "retry", version };
   if (supported.some((v) => v >= MODERN[0])) {
-    return { era: "refuse", why: `它只说新版协议的 ${supported.map((v) => show(v)).join("、")}，我们会说的新版是 ${MODERN.join("、")}（-32022，它是新版的服务器，不退回 initialize）` };
+    const named = supported.slice(0, 8).map((v) => show(v)).join("、") + (supported.length > 8 ? ` 等 ${supported.length} 个` : ""); // 列表是它给的：只列前几个
+    return { era: "refuse", why: `它只说新版协议的 ${named}，我们会说的新版是 ${MODERN.join("、")}（-32022，它是新版的服务器，不退回 initialize）` };
   }
   return { era: "legacy" }; // 它列出的都是握手时代的版本：那就握手
 }
