@@ -44,7 +44,10 @@ function readSkillDir(root: string): Skill[] {
       skills.push(parseSkill(fs.readFileSync(file, "utf8"), file));
     } catch (e) {
       // 一个写坏的 skill 不能拖垮其他的：说清楚是哪个文件、坏在哪，接着找下一个
-      console.error(safeLine(`警告: 跳过 ${shortPath(file)}：${(e as Error).message}`)); // 名字、路径来自仓库：只显形
+      // 读文件的失败只报错误码（EISDIR、EACCES）：那句原话出自运行时；坏在格式上的，是 parseSkill 自己的话
+      const code = (e as NodeJS.ErrnoException).code;
+      const why = code ? `读不了（${code}）` : (e as Error).message;
+      console.error(safeLine(`警告: 跳过 ${shortPath(file)}：${why}`)); // 名字、路径来自仓库：只显形
     }
   }
   return skills;

@@ -33,7 +33,9 @@ function readAgentsFile(cwd: string): string | undefined {
   try {
     return fs.readFileSync(path.join(cwd, "AGENTS.md"), "utf8").trim();
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ENOENT") console.error(`警告: 读不了 AGENTS.md，忽略：${(e as Error).message}`);
+    // 只报错误码（EISDIR、EACCES）：异常的原话出自运行时，随 Node 版本而变
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT") console.error(`警告: 读不了 AGENTS.md（${code ?? (e as Error).name}），忽略`);
     return undefined;
   }
 }
