@@ -8,7 +8,7 @@ import { mutantSuite, type Mutant } from "./mutants-lib.ts";
 
 const MUTANTS: Mutant[] = [
   {
-    name: "headers 没带上（提示 1）",
+    name: "mcp.json 里的 headers 没带上（提示 4）",
     file: "http.ts",
     from: "const headers: Record<string, string> = { ...this.config.headers, \"Content-Type\"",
     to: "const headers: Record<string, string> = { \"Content-Type\"",
