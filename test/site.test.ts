@@ -20,6 +20,9 @@ const WIRE = [
   { chapter: "13-usage-and-cache", name: "cache-grows" },
 ];
 
+// 练习的检查场景在参考答案上录：22-5 是远程服务器（每个 HTTP 往返），22-6 是两个时代（探路和握手）
+const CHECKS = ["22-5-remote-http/remote-tools", "22-6-two-eras/two-eras"];
+
 const read = (p: string) => fs.readFileSync(path.join(OUT, p), "utf8");
 
 // 转录里的用量：每一轮的 [round N 输入 X tokens，命中缓存 Y]，加上最后一轮的 [共 N 轮 · 最后一轮输入 X tokens（命中缓存 Y）…]
@@ -32,7 +35,7 @@ function usageLines(transcript: string): { input: number; cached: number }[] {
 
 let result: SiteResult;
 before(async () => {
-  result = await buildSite({ out: OUT, wire: WIRE.map((w) => w.name), jobs: 2 });
+  result = await buildSite({ out: OUT, wire: [...WIRE.map((w) => w.name), ...CHECKS], jobs: 2 });
 });
 
 describe("npm run site：网页的结构", () => {
@@ -90,6 +93,20 @@ describe("npm run site：网页的结构", () => {
     const two = read("wire/22-mcp-client/experiment-2.html");
     assert.match(two, /<details><summary><code>[^]*?tools[^]*?…（共 \d+ 个字符，点开看全文）<\/summary>/, "长的 tools/list 应该折起来");
     assert.deepEqual(result.mismatched, [], "录线路时的转录应当和 expected.txt 一样");
+  });
+
+  it("练习的线路视图：远程服务器的每个 HTTP 往返带着会话号和协议版本头，两个时代各有标记", () => {
+    assert.ok(read("exercises/22-5-remote-http.html").includes(`href="../wire/exercises/22-5-remote-http/remote-tools.html"`), "练习页要链到检查场景的线路视图");
+    const http = read("wire/exercises/22-5-remote-http/remote-tools.html");
+    for (const head of ["POST /mcp", "mcp-session-id: ", "mcp-protocol-version: ", "HTTP 404", "DELETE /mcp"]) {
+      assert.ok(http.includes(`<div class="http">${head}`) || http.includes(`· ${head}`) || http.includes(`>${head}`), `远程服务器的线路里没有 ${head}`);
+    }
+    const heads = [...http.matchAll(/<div class="http">(.*?)<\/div>/g)].map((m) => m[1]).join("\n");
+    assert.match(heads, /authorization: Bearer …（遮住）/, "请求头里的令牌要遮住");
+    assert.doesNotMatch(heads, /Bearer (?!…)/, "请求头里的令牌要遮住");
+    const eras = read("wire/exercises/22-6-two-eras/two-eras.html");
+    assert.ok(eras.includes(`<span class="badge era">新时代 2026-07-28</span>`) && eras.includes(`<span class="badge era">握手 `), "两个时代的请求都要标出来");
+    assert.ok(eras.includes("&quot;method&quot;:&quot;server/discover&quot;"), "先用 server/discover 探路");
   });
 
   it("练习页：任务、折起来的提示、和第 22 章相比的参考答案", () => {

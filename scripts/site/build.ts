@@ -131,6 +131,11 @@ interface Exercise {
   id: string; // 22-1
   title: string;
   motto: string;
+  checks: Scenario[]; // 检查器跑的场景（checks/ 下），线路视图在参考答案上录
+}
+
+function checkWirePath(e: Exercise, s: Scenario): string {
+  return `wire/exercises/${e.dir}/${s.name}.html`;
 }
 
 function exercisePath(e: Exercise): string {
@@ -146,11 +151,20 @@ function readExercises(): Exercise[] {
       id: dir.match(/^\d\d-\d+/)![0],
       title: lines[0].replace(/^# 练习 [\d-]+ · /, "").trim(),
       motto: (lines.find((l) => l.startsWith("> ")) ?? "").slice(2).trim(),
+      checks: readChecks(path.join(EXERCISES, dir, "checks")),
     };
   });
 }
 
-function exerciseBody(e: Exercise, last: Chapter): string {
+function readChecks(base: string): Scenario[] {
+  if (!fs.existsSync(base)) return [];
+  return fs.readdirSync(base).filter((n) => fs.existsSync(path.join(base, n, "scenario.json"))).sort().map((name) => {
+    const dir = path.join(base, name);
+    return { chapter: "22-mcp-client", name, dir, spec: JSON.parse(fs.readFileSync(path.join(dir, "scenario.json"), "utf8")) };
+  });
+}
+
+function exerciseBody(e: Exercise, last: Chapter, recorded: Set<string>): string {
   const base = path.join(EXERCISES, e.dir);
   const hints = path.join(base, "HINTS.md");
   // 参考答案的 README 讲这份答案改了什么、为什么：放在 diff 前面照常渲染，diff 里只放代码
@@ -170,21 +184,29 @@ function exerciseBody(e: Exercise, last: Chapter): string {
 ${explained}
 ${renderTreeDiff(diff, `第 ${last.number} 章`)}
 </details>
-<p class="note">检查你自己的那一份：<code>npm run check -- ${escapeHtml(e.id)} &lt;目录&gt;</code></p>`;
+<p class="note">检查你自己的那一份：<code>npm run check -- ${escapeHtml(e.id)} &lt;目录&gt;</code></p>
+${checksList(e, recorded)}`;
+}
+
+// 检查器跑的每个场景，在参考答案上录下的线路：模型收到的请求，和 harness 与服务器之间的每一行（远程服务器是每个 HTTP 往返）
+function checksList(e: Exercise, recorded: Set<string>): string {
+  const items = e.checks.filter((s) => recorded.has(`${e.dir}/${s.name}`)).map((s) =>
+    `<li><a class="wire-link" href="../${escapeHtml(checkWirePath(e, s))}"><code>${escapeHtml(s.name)}</code> 的线路视图 →</a>${s.spec.description ? ` ${escapeHtml(s.spec.description)}` : ""}</li>`);
+  return items.length === 0 ? "" : `<h2 id="wire" class="part">检查场景的线路（在参考答案上跑）</h2>\n<ul class="checks">${items.join("\n")}</ul>`;
 }
 
 // 并发地跑几个场景，结果按原来的顺序
 // 一个场景录不成（比如别人正在改它的 scenario.json），只少它那一页线路视图
-async function recordAll(list: Scenario[], jobs: number, log: (s: string) => void): Promise<Recording[]> {
+async function recordAll(list: { s: Scenario; label: string; impl?: string }[], jobs: number, log: (s: string) => void): Promise<Recording[]> {
   const out: (Recording | undefined)[] = new Array(list.length);
   let next = 0;
   let done = 0;
   async function worker() {
     while (next < list.length) {
       const i = next++;
-      const label = `${list[i].chapter}/${list[i].name}`;
+      const label = list[i].label;
       try {
-        out[i] = await recordScenario(list[i]);
+        out[i] = await recordScenario(list[i].s, list[i].impl);
         log(`  录线路 ${++done}/${list.length} ${label}${out[i]!.matches ? "" : "（转录和 expected.txt 不一样）"}`);
       } catch (e: any) {
         log(`警告: 录 ${label} 失败，跳过它的线路视图: ${e?.message ?? e}`);
@@ -201,14 +223,19 @@ export async function buildSite(opts: SiteOptions): Promise<SiteResult> {
   const chapters = chapterDirs().map(readChapter);
   const exercises = readExercises();
   const all = chapters.flatMap((c) => c.scenarios);
+  // 练习的检查场景在它的参考答案上录，名字写成 练习目录/场景（--only 也认这个写法）
+  const checks = exercises.flatMap((e) => e.checks.map((s) => ({ e, s, key: `${e.dir}/${s.name}` })));
   const wanted = opts.wire === "all" ? all : all.filter((s) => (opts.wire as string[]).includes(s.name));
+  const wantedChecks = opts.wire === "all" ? checks : checks.filter((c) => (opts.wire as string[]).includes(c.key));
   if (opts.wire !== "all") {
-    const missing = opts.wire.filter((n) => !all.some((s) => s.name === n));
+    const missing = opts.wire.filter((n) => !all.some((s) => s.name === n) && !checks.some((c) => c.key === n));
     if (missing.length) throw new Error(`没有这些场景：${missing.join("、")}`);
   }
-  log(`录 ${wanted.length} 个场景的线路（每个都真跑一遍它那一章）…`);
-  const recordings = await recordAll(wanted, opts.jobs ?? Math.min(2, os.availableParallelism()), log);
-  const recorded = new Set(recordings.map((r) => `${r.scenario.chapter}/${r.scenario.name}`));
+  log(`录 ${wanted.length + wantedChecks.length} 个场景的线路（每个都真跑一遍它那一章，练习的在参考答案上跑）…`);
+  const jobs = opts.jobs ?? Math.min(2, os.availableParallelism());
+  const recordings = await recordAll(wanted.map((s) => ({ s, label: `${s.chapter}/${s.name}` })), jobs, log);
+  const checkRecordings = await recordAll(wantedChecks.map((c) => ({ s: c.s, label: c.key, impl: path.join(EXERCISES, c.e.dir, "solution") })), jobs, log);
+  const recorded = new Set([...recordings.map((r) => `${r.scenario.chapter}/${r.scenario.name}`), ...wantedChecks.filter((c) => checkRecordings.some((r) => r.scenario === c.s)).map((c) => c.key)]);
 
   // 阅读顺序：01 … 22，再是三个练习；每一页都链到前一页和后一页
   const order: Link[] = [
@@ -235,7 +262,17 @@ export async function buildSite(opts: SiteOptions): Promise<SiteResult> {
     });
   }
   const last = chapters[chapters.length - 1];
-  for (const e of exercises) pages.push({ path: exercisePath(e), title: `练习 ${e.id} · ${e.title}`, body: exerciseBody(e, last), ...around(exercisePath(e)) });
+  for (const e of exercises) pages.push({ path: exercisePath(e), title: `练习 ${e.id} · ${e.title}`, body: exerciseBody(e, last, recorded), ...around(exercisePath(e)) });
+  for (const rec of checkRecordings) {
+    const e = exercises.find((x) => x.checks.includes(rec.scenario))!;
+    pages.push({
+      path: checkWirePath(e, rec.scenario),
+      title: `${rec.scenario.name} · 练习 ${e.id} 线路视图`,
+      body: renderWire(rec, `练习 ${e.id} ${e.title} · 参考答案`),
+      ...around(exercisePath(e)),
+      up: { href: `${exercisePath(e)}#wire`, label: `回到练习 ${e.id}` },
+    });
+  }
 
   // 只删自己生成过的目录：--out 写错成一个有东西的目录，不能把它清空
   if (fs.existsSync(opts.out) && fs.readdirSync(opts.out).length > 0 && !fs.existsSync(path.join(opts.out, "index.html"))) {
@@ -252,7 +289,7 @@ export async function buildSite(opts: SiteOptions): Promise<SiteResult> {
   fs.writeFileSync(path.join(opts.out, "assets", "site.css"), fs.readFileSync(path.join(HERE, "site.css"), "utf8") + "\n/* highlight.js 的 github 主题 */\n" + theme);
   return {
     pages: pages.map((p) => p.path),
-    recorded: recordings.length,
+    recorded: recordings.length + checkRecordings.length,
     mismatched: recordings.filter((r) => !r.matches).map((r) => `${r.scenario.chapter}/${r.scenario.name}`),
   };
 }

@@ -11,6 +11,7 @@ export interface TapLine {
   dir: "out" | "in"; // out：harness → 服务器；in：服务器 → harness
   line: string;
   bytes: number; // 整行的字节数（line 可能被截短）
+  http?: string; // 远程服务器（http-tap.ts）：这一条是什么——“POST /mcp · 要紧的头”“HTTP 200 · …”“SSE 事件”；line 是正文
 }
 
 const CLIP = 4000; // 5 MB 的一行只记开头：网页上看的是形状，不是内容

@@ -131,20 +131,38 @@ function reply(r: RecordedRequest): string {
   return `<div class="reply"><strong>回答</strong> <span class="meta">finish_reason=${escapeHtml(r.reply.finish_reason)}${usage}</span>${parts.join("")}</div>`;
 }
 
+// 这一行属于哪个时代：新时代（2026-07-28）的请求在 _meta 里带着版本，老时代先 initialize 握手
+function era(line: string): string {
+  let msg: any;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    return "";
+  }
+  const modern = msg?.params?._meta?.["io.modelcontextprotocol/protocolVersion"];
+  if (typeof modern === "string") return `<span class="badge era">新时代 ${escapeHtml(modern)}</span> `;
+  if (msg?.method === "initialize") return `<span class="badge era">握手 ${escapeHtml(String(msg.params?.protocolVersion ?? "?"))}</span> `;
+  return "";
+}
+
 function rpcTable(rec: Recording): string {
   if (rec.rpc.length === 0) return "";
   const t0 = rec.rpc[0].t;
   const rows = rec.rpc.map((l) => {
     const arrow = l.dir === "out" ? `harness → ${escapeHtml(l.server)}` : `${escapeHtml(l.server)} → harness`;
     let text = normalize(l.line);
-    if (Buffer.byteLength(l.line) < l.bytes) text += ` …（整行 ${l.bytes} 字节）`;
+    if (Buffer.byteLength(l.line) < l.bytes) text += ` …（整${l.http ? "段" : "行"} ${l.bytes} 字节）`;
     const breakable = (t: string) => escapeHtml(t).replace(/([,{])(?=\S)/g, "$1<wbr>");
     // 长的一行（十几个工具的 tools/list）折起来：先给开头，点开看全文
-    const cell = text.length > FOLD ? `<details><summary><code>${breakable(text.slice(0, FOLD))}</code> …（共 ${text.length} 个字符，点开看全文）</summary><code>${breakable(text)}</code></details>` : `<code>${breakable(text)}</code>`;
-    return `<tr class="${l.dir}"><td class="ms">${(l.t - t0).toFixed(1)}</td><td class="dir">${arrow}</td><td class="line">${cell}</td></tr>`;
+    const body = text === "" ? "" : text.length > FOLD ? `<details><summary><code>${breakable(text.slice(0, FOLD))}</code> …（共 ${text.length} 个字符，点开看全文）</summary><code>${breakable(text)}</code></details>` : `<code>${breakable(text)}</code>`;
+    // HTTP 的一条：先是请求行或状态行和要紧的头（会话号、协议版本），再是正文
+    const head = l.http ? `<div class="http">${escapeHtml(normalize(l.http))}</div>` : "";
+    return `<tr class="${l.dir}"><td class="ms">${(l.t - t0).toFixed(1)}</td><td class="dir">${arrow}</td><td class="line">${head}${era(l.line)}${body}</td></tr>`;
   });
+  const http = rec.rpc.some((l) => l.http);
+  const eras = rec.rpc.some((l) => era(l.line) !== "");
   return `<h2 id="jsonrpc">JSON-RPC：harness 和 MCP 服务器之间的每一行</h2>
-<p class="note">一个窃听器（<code>scripts/site/tap.ts</code>）站在每个服务器前面，原样转发字节，每凑满一行记一条。左列是从第一行算起的毫秒数。服务器的 stderr 不经过它（那是日志通道），在上面的转录里。</p>
+<p class="note">一个窃听器（<code>scripts/site/tap.ts</code>）站在每个服务器前面，原样转发字节，每凑满一行记一条。左列是从第一行算起的毫秒数。服务器的 stderr 不经过它（那是日志通道），在上面的转录里。${http ? "远程服务器前面站的是 <code>scripts/site/http-tap.ts</code>：每个请求、每个响应一条，带着要紧的头（会话号 <code>mcp-session-id</code>、协议版本 <code>mcp-protocol-version</code>），SSE 的响应每个事件一条。" : ""}${eras ? "标着“握手”的是老时代的 <code>initialize</code>；标着“新时代”的请求不握手，每一个都在 <code>_meta</code> 里带着协议版本（2026-07-28）。" : ""}</p>
 <div class="scroll"><table class="rpc"><thead><tr><th>毫秒</th><th>方向</th><th>这一行</th></tr></thead><tbody>
 ${rows.join("\n")}
 </tbody></table></div>`;
