@@ -582,13 +582,19 @@ describe("timeserver --http", () => {
     }
   });
 
-  it("Origin 不是本机 → 403（防 DNS 重绑定）；本机的 Origin 照常", async () => {
+  it("Origin 或 Host 不是本机 → 403（防 DNS 重绑定）；本机的照常", async () => {
     const init = { jsonrpc: "2.0", id: 7, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } } };
     for (const origin of ["http://evil.example", "null", "http://127.0.0.1.evil.example", "file://", "http://localhost.evil:80"]) {
       assert.equal((await h.post(init, { Origin: origin })).status, 403, origin);
     }
     for (const origin of ["http://localhost:5173", "http://127.0.0.1", "https://[::1]:8443"]) {
       assert.equal((await h.post(init, { Origin: origin })).status, 200, origin);
+    }
+    // Host 是攻击者的域名（重绑定以后浏览器照样这么写）也拒绝；fetch 不让改 Host，用原始连接发
+    const body = JSON.stringify(init);
+    for (const [host, status] of [["evil.example:80", "403"], ["localhost", "200"]] as const) {
+      const got = await rawUntilClosed(await h.url, `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      assert.ok(got.startsWith(`HTTP/1.1 ${status}`), `Host ${host}: ${got.slice(0, 80)}`);
     }
   });
 

@@ -31,6 +31,11 @@ function localOrigin(origin: string): boolean {
   }
 }
 
+// Host 也查一遍：重绑定后的请求 Host 是攻击者的域名。绑在 127.0.0.1 上，正经的客户端写的只会是本机的名字
+function localHost(host: string): boolean {
+  return localOrigin(`http://${host}`);
+}
+
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return typeof value === "string" ? value : undefined;
@@ -81,6 +86,8 @@ function readBody(req: IncomingMessage): Promise<Body> {
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const origin = header(req, "origin");
   if (origin !== undefined && !localOrigin(origin)) return refuse(res, 403, `拒绝：Origin ${JSON.stringify(origin)} 不是本机（防 DNS 重绑定）`);
+  const host = header(req, "host");
+  if (host !== undefined && !localHost(host)) return refuse(res, 403, `拒绝：Host ${JSON.stringify(host)} 不是本机（防 DNS 重绑定）`);
   if ((req.url ?? "").split("?")[0] !== ENDPOINT) return refuse(res, 404, `这里只有 ${ENDPOINT}`);
   const sid = header(req, "mcp-session-id");
 

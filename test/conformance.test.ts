@@ -1,0 +1,109 @@
+// 官方一致性套件（@modelcontextprotocol/conformance，devDependencies 里钉着版本，不联网）：
+// 服务器场景直接打 `timeserver --http`，两个时代各跑一遍（--requirements 2025-11-25 / 2026-07-28：那一版发布时要求的场景，冻结不变）；
+// 客户端场景 initialize、tools_call 跑练习 22-4 的答案（只会 stdio，经 shared/mcp-servers/http-bridge.ts 转成 HTTP）
+// 和 22-5 的答案（直接说 Streamable HTTP）。每一处还不通过的检查都写在 conformance-expected-failures.json 里，带着原因：
+// 多出一处失败，或者写着“预期失败”的那一处通过了，这里都失败——后者说明该去改那个文件了。
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { HttpTimeserver, killHttpTimeservers } from "./timeserver-lib.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const SUITE = path.join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+// Node 20 上套件的入口链接不上（见这个文件里的说明）；Node 24 上它什么也不做
+const PRELOAD = ["--import", path.join(ROOT, "test/conformance-node20.mjs")];
+const TSX = import.meta.resolve("tsx");
+const EXPECTED = JSON.parse(fs.readFileSync(path.join(ROOT, "test/conformance-expected-failures.json"), "utf8"));
+
+type Check = { id: string; status: string; errorMessage?: string };
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "lh-conformance-"));
+after(() => {
+  killHttpTimeservers();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+// 跑一次套件，结果写进 out；返回 场景 → 它的检查。套件有失败时退出码不是 0，这里不看它，看每个检查
+async function suite(args: string[], out: string): Promise<Map<string, Check[]>> {
+  const child = spawn(process.execPath, [...PRELOAD, SUITE, ...args, "-o", out], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+  let said = "";
+  child.stdout.on("data", (c: Buffer) => (said += c.toString("utf8")));
+  child.stderr.on("data", (c: Buffer) => (said += c.toString("utf8")));
+  // 只防卡死：两个时代的服务器场景加起来 CPU 不到 2 秒、墙钟 5 秒左右；300 秒还没完才算卡住
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    new Promise((resolve) => child.on("close", resolve)),
+    new Promise((_, reject) => (timer = setTimeout(() => (child.kill("SIGKILL"), reject(new Error(`套件 300 秒没跑完：${said.slice(-2000)}`))), 300_000))),
+  ]).finally(() => clearTimeout(timer));
+  const results = new Map<string, Check[]>();
+  for (const dir of fs.existsSync(out) ? fs.readdirSync(out) : []) {
+    const m = /^(?:server-)?(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$/.exec(dir);
+    const file = path.join(out, dir, "checks.json");
+    if (m && fs.existsSync(file)) results.set(m[1]!, JSON.parse(fs.readFileSync(file, "utf8")));
+  }
+  assert.ok(results.size > 0, `套件没留下任何结果：${said.slice(-2000)}`);
+  return results;
+}
+
+// 和预期对照：每一条问题一行
+function problems(results: Map<string, Check[]>, expected: { notApplicable?: Record<string, string>; expectedFailures: Record<string, string> }): string[] {
+  const out: string[] = [];
+  const skip = expected.notApplicable ?? {};
+  for (const name of Object.keys(skip)) if (!results.has(name)) out.push(`notApplicable 里的 ${name} 这次没有跑：套件里没有它了，从文件里删掉`);
+  const seen = new Set<string>();
+  for (const [name, checks] of results) {
+    if (Object.hasOwn(skip, name)) continue;
+    for (const c of checks) {
+      const key = `${name}/${c.id}`;
+      const failed = c.status === "FAILURE";
+      if (Object.hasOwn(expected.expectedFailures, key)) {
+        seen.add(key);
+        if (!failed) out.push(`${key} 写着预期失败，这次是 ${c.status}：修好了就从预期失败里删掉`);
+      } else if (failed) out.push(`${key} 失败（不在预期里）：${c.errorMessage ?? ""}`);
+    }
+  }
+  for (const key of Object.keys(expected.expectedFailures)) if (!seen.has(key)) out.push(`预期失败的 ${key} 这次没有出现`);
+  return out;
+}
+
+describe("一致性套件：服务器场景打 timeserver --http", () => {
+  const runs = new Map<string, Promise<Map<string, Check[]>>>();
+  before(() => {
+    const server = new HttpTimeserver({ TZ: "UTC" });
+    for (const era of ["2025-11-25", "2026-07-28"]) {
+      runs.set(era, server.url.then((url) => suite(["server", "--url", url, "--requirements", era], path.join(tmp, `server-${era}`))));
+    }
+  });
+  for (const era of ["2025-11-25", "2026-07-28"]) {
+    it(`${era}：适用的场景全部通过，除了预期失败里写明原因的那几处`, async () => {
+      const results = await runs.get(era)!;
+      assert.deepEqual(problems(results, EXPECTED.server[era]), []);
+      // 至少真查了握手、会话（legacy）或 discover、版本协商（modern），不是什么都跳过了
+      const core = era === "2025-11-25" ? ["server-initialize", "server-session-lifecycle", "tools-list"] : ["server-stateless", "tools-list", "http-header-validation"];
+      for (const name of core) assert.ok(results.get(name)?.some((c) => c.status === "SUCCESS"), `${name} 没有一个检查通过`);
+    });
+  }
+});
+
+describe("一致性套件：客户端场景（initialize、tools_call）", () => {
+  const answers = [
+    { name: "22-4-real-server", mode: "bridge" },
+    { name: "22-5-remote-http", mode: "http" },
+  ].filter((a) => fs.existsSync(path.join(ROOT, "exercises", a.name, "solution")));
+  for (const { name, mode } of answers) {
+    it(`练习 ${name} 的答案（${mode === "bridge" ? "经 stdio↔HTTP 的桥" : "直接走 HTTP"}）`, async () => {
+      const command = [process.execPath, "--import", TSX, path.join(ROOT, "test/conformance-client.ts"), `exercises/${name}/solution`, mode].join(" ");
+      const results = new Map<string, Check[]>();
+      for (const scenario of ["initialize", "tools_call"]) {
+        const one = await suite(["client", "--command", command, "--scenario", scenario, "--spec-version", "2025-11-25", "--timeout", "100000"], path.join(tmp, `client-${name}-${scenario}`));
+        for (const [k, v] of one) results.set(k, v);
+      }
+      assert.deepEqual([...results.keys()].sort(), ["initialize", "tools_call"]);
+      assert.deepEqual(problems(results, EXPECTED.client[name]), []);
+      assert.ok(results.get("tools_call")?.some((c) => c.id === "tool-add-numbers" && c.status === "SUCCESS"), "模型要的 add_numbers 没调到测试服务器上");
+    });
+  }
+});
