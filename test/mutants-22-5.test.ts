@@ -64,12 +64,20 @@ const MUTANTS: Mutant[] = [
     because: /endless/,
   },
   {
-    name: "退出时不 DELETE（提示 8）",
+    name: "退出时不 DELETE（提示 9）",
     file: "http.ts",
     from: "if (polite && this.session !== undefined) {",
     to: "if (false) {",
     fails: "守 Streamable HTTP 的会话规矩",
     because: /DELETE/,
+  },
+  {
+    name: "跟着跳转走（提示 8）",
+    file: "http.ts",
+    from: 'return fetch(this.config.url, { method: "POST", headers, body, signal, redirect: "manual" });',
+    to: 'return fetch(this.config.url, { method: "POST", headers, body, signal });',
+    fails: "不守规矩的远程服务只换来一行警告",
+    because: /moved/,
   },
 ];
 

@@ -13,6 +13,7 @@ const HOSTILE: { server: string; what: string; says: RegExp; hint: string }[] = 
   { server: "gone", what: "会话一直 404", says: /404/, hint: "404 就重新 initialize、再发一次，只重来一次；还是 404 就放弃，说出 404" },
   { server: "html", what: "Content-Type 是 text/html", says: /text\/html|Content-Type/i, hint: "只收 application/json 和 text/event-stream，别的说出收到的 Content-Type" },
   { server: "huge", what: "响应体大得没边", says: /MiB|上限|太大|太长/, hint: "响应体有上限（比如 64 MiB），先看 Content-Length，没写的边读边数，到了就断开，说出上限" },
+  { server: "moved", what: "答 307 叫你换个地址", says: /30\d|跳转|重定向/, hint: "不跟着跳（headers 里的令牌会被带到新地址），说出状态码和它要你去的地址" },
   { server: "slow", what: "连响应头都不发", says: /超时/, hint: "每个请求都有时限（它的 startupTimeout 是 1000 毫秒），到点就放弃，说“超时”" },
 ];
 
@@ -48,7 +49,7 @@ export const requirements: Requirement[] = [
     },
   },
   {
-    name: "不守规矩的远程服务只换来一行警告：SSE 等不到回答、Content-Type 不对、响应体太大、会话一直 404、响应头不来，harness 照常回答、自己退出",
+    name: "不守规矩的远程服务只换来一行警告：SSE 等不到回答、Content-Type 不对、响应体太大、会话一直 404、叫你跳转、响应头不来，harness 照常回答、自己退出",
     scenario: "hostile-http",
     check(run) {
       for (const h of HOSTILE) {

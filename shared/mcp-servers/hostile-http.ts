@@ -7,6 +7,7 @@
 //   huge     200 的 application/json，initialize 的回答里塞了 80 MiB 的填充（不查大小的客户端就全收下了）
 //   endless  200 的 text/event-stream，一个接一个的通知，等不到回答（写满 80 MiB 才停：测试机上的防卡死上限）
 //   slow     收下请求，一个字节也不回（连响应头也不发）
+//   moved    307，叫客户端换到 /forget/mcp 去（跟过去的客户端会把 headers 里的令牌一起带过去）
 // 启动后在 stderr 上报一行地址（场景的运行器从这一行读端口）；之后只在收到 DELETE 时记一行。只用标准库。
 import http from "node:http";
 
@@ -49,6 +50,7 @@ function json(res: http.ServerResponse, status: number, body: object, headers: R
 const rpcError = (id: unknown, message: string) => ({ jsonrpc: "2.0", id: id ?? null, error: { code: -32600, message } });
 
 function handle(mode: string, req: http.IncomingMessage, res: http.ServerResponse, body: string) {
+  if (mode === "moved") return void res.writeHead(307, { Location: "/forget/mcp" }).end();
   if (!["forget", "gone", "html", "huge", "endless"].includes(mode)) return json(res, 404, rpcError(null, `没有这个模式：${mode}`));
   const sid = req.headers["mcp-session-id"];
   if (req.method === "DELETE") {

@@ -157,7 +157,8 @@ class HttpServerProcess extends EventEmitter {
     const headers: Record<string, string> = { ...this.config.headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
     if (inSession && this.session !== undefined) headers["Mcp-Session-Id"] = this.session;
     if (inSession && this.version !== undefined) headers["MCP-Protocol-Version"] = this.version;
-    return fetch(this.config.url, { method: "POST", headers, body, signal });
+    // 不跟着跳转：headers 里的令牌会被原样带到新地址去，那可能是别人的机器（见 answer()）
+    return fetch(this.config.url, { method: "POST", headers, body, signal, redirect: "manual" });
   }
 
   // initialize 的回答到了：记下会话号和谈好的版本（版本对不对由 McpClient 判断，不对它会断开）
@@ -182,6 +183,11 @@ class HttpServerProcess extends EventEmitter {
 
   // 读一个请求的回答：JSON 或者 SSE。流里别的消息（通知、服务器的请求）照样交给 McpClient；等到 id 对得上的响应就不再读
   private async answer(response: Response, id: Id, other: (m: Message) => void): Promise<Message | undefined> {
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel();
+      const to = JSON.stringify(clip(response.headers.get("location") ?? "（没说）"));
+      throw new TransportError(`HTTP ${response.status}：服务器要我们换到 ${to}。不跟着跳（headers 里的令牌会被带过去）：地址没错的话，改 mcp.json 里的 url`);
+    }
     if (!response.ok) throw new TransportError(await refusal(response));
     const type = (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
     if (type === "application/json") {
@@ -246,7 +252,7 @@ class HttpServerProcess extends EventEmitter {
       const headers: Record<string, string> = { ...this.config.headers, "Mcp-Session-Id": this.session };
       if (this.version !== undefined) headers["MCP-Protocol-Version"] = this.version;
       try {
-        const response = await fetch(this.config.url, { method: "DELETE", headers, signal: AbortSignal.timeout(DELETE_WAIT_MS) });
+        const response = await fetch(this.config.url, { method: "DELETE", headers, signal: AbortSignal.timeout(DELETE_WAIT_MS), redirect: "manual" });
         await response.body?.cancel(); // 405 也行：规范允许服务器不让客户端结束会话
       } catch {
         // 对面不在了，或者不理：会话终归会过期
