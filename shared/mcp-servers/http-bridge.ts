@@ -12,7 +12,7 @@ const MAX_LINE = 16 * 1024 * 1024; // 一行、一个答复最长 16 MiB：对�
 let session: string | undefined;
 let version: string | undefined;
 
-const write = (msg: unknown) => process.stdout.write(JSON.stringify(msg) + "\n");
+const write = (msg: unknown): void => void process.stdout.write(JSON.stringify(msg) + "\n");
 
 // 这一行是个带 id 的请求，HTTP 那边却没给 JSON-RPC 答复：替它答一个错误，客户端就不会一直等
 function failed(msg: any, why: string): void {
