@@ -20,6 +20,13 @@ const MUTANTS: Mutant[] = [
     because: /收到了 initialize/,
   },
   {
+    name: "探路超时就认定是老服务器，initialize 答了 -32022 也不再探（提示 4）",
+    from: "if (again && answer === undefined && speaksModern(e))",
+    to: "if (again && answer === undefined && speaksModern(e) && false)",
+    fails: "起得慢的新版服务器",
+    because: /slow/,
+  },
+  {
     name: "定下新版却没记住时代，之后的请求照旧不带 _meta（提示 6）",
     from: 'this.era = "modern";',
     to: "this.era = undefined;",

@@ -1,5 +1,5 @@
-// 练习 22-6 的检查器：两个时代。一次运行接六个服务器：shared/mcp-servers/era.ts 里官方 SDK v2 只说新版的（modern）、
-// 两个时代都说的（dual），SDK v1 的老服务器（legacy 答 -32602，silent 不答），只说 2027-01-01 的 future，
+// 练习 22-6 的检查器：两个时代。一次运行接七个服务器：shared/mcp-servers/era.ts 里官方 SDK v2 只说新版的（modern）、
+// 两个时代都说的（dual）、只说新版却起得很慢的（slow），SDK v1 的老服务器（legacy 答 -32602，silent 不答），只说 2027-01-01 的 future，
 // 再加书里自己的时间服务器（timeserver/，也两个时代都说）。
 // 依赖都在 devDependencies 里，不联网。era 工具报出服务器这一边看到了什么（收到几次 server/discover、initialize……），
 // 所以查的是线上的事实，不看读者怎么措辞；握手行只要求写出协议版本。
@@ -8,7 +8,7 @@ import type { RunResult } from "../../shared/scenario.ts";
 
 const SCENARIO = "two-eras";
 // 第一轮里调用的顺序（和 checks/two-eras/scenario.json 一致）
-const [ADD, PLAIN, CONFIRM, MODERN_ERA, DUAL_ERA, LEGACY_ADD, SILENT_ADD, TIME] = [0, 1, 2, 3, 4, 5, 6, 7];
+const [ADD, PLAIN, CONFIRM, MODERN_ERA, DUAL_ERA, LEGACY_ADD, SILENT_ADD, TIME, SLOW_ERA] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
 const result = (run: RunResult, i: number) => toolResults(run, 2)[i];
 const quote = (value: string | undefined) => (value === undefined ? describe(value) : `“${describe(value)}”`);
 const handshake = (run: RunResult, server: string) => run.transcript.split("\n").find((line) => line.includes(`"${server}"`) && line.includes("握手"));
@@ -50,6 +50,16 @@ export const requirements: Requirement[] = [
     check(run) {
       const report = result(run, DUAL_ERA);
       if (!report?.includes("新版")) return `期望：dual 答了 server/discover，说明它会新版，这条连接就说新版（era 工具答“本连接：新版 …”）；实际：模型收到 ${quote(report)}；握手那一行是 ${quote(handshake(run, "dual"))}${failed(run)}`;
+    },
+  },
+  {
+    name: "起得慢的新版服务器：探路没等到回答、退回 initialize 却被答 -32022，就再探一次，说新版",
+    scenario: SCENARIO,
+    check(run) {
+      const report = result(run, SLOW_ERA);
+      if (!report?.includes("新版")) {
+        return `期望：slow 在收到 initialize 之前什么也不处理——探路等不到回答，退回 initialize，它才醒来，答 -32022（data.supported 里是 2026-07-28）。以为它老，错了：再探一次（或者一直等它），最后说新版，era 工具答“本连接：新版 …”；实际：模型收到 ${quote(report)}；握手那一行是 ${quote(handshake(run, "slow"))}${failed(run)}`;
+      }
     },
   },
   {

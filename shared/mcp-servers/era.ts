@@ -1,6 +1,8 @@
 // 两个时代的 MCP 服务器（练习 22-6 的陪练）：同一套工具，按模式说不同时代的协议。用法：era.ts <模式>
 //   modern   官方 SDK v2 的 serveStdio(…, { legacy: "reject" })：只说 2026-07-28，initialize 答 -32022
 //   dual     官方 SDK v2 的 serveStdio(…)（默认）：两个时代都说，看客户端怎么开口
+//   slow     和 modern 一样，可像起得很慢的服务器：收到的消息先攒着，等客户端不耐烦、发来 initialize 才按顺序处理
+//            （于是 server/discover 的回答迟到了，紧跟着是 initialize 的 -32022）。先后靠构造，不靠睡多久
 //   legacy   官方 SDK v1 的 Server：只会 initialize 握手；握手前的陌生请求答 -32602（不是常见的 -32601）
 //   silent   同上，但握手前的陌生请求永远不答
 //   future   只说一个还没有的新版 2027-01-01（手写的，SDK 造不出来）：什么请求都答 -32022，收到的方法记在 stderr 上
@@ -16,7 +18,7 @@ const TOOLS = [
 const sum = (args: any) => ({ content: [{ type: "text", text: `${args?.a} + ${args?.b} = ${Number(args?.a) + Number(args?.b)}` }] });
 const text = (t: string) => ({ content: [{ type: "text", text: t }] });
 
-if (mode === "modern" || mode === "dual") await modern(mode === "modern");
+if (mode === "modern" || mode === "dual" || mode === "slow") await modern(mode !== "dual", mode === "slow");
 else if (mode === "legacy" || mode === "silent") await legacy(mode === "silent");
 else if (mode === "future") future();
 else {
@@ -24,7 +26,7 @@ else {
   process.exit(2);
 }
 
-async function modern(only: boolean) {
+async function modern(only: boolean, slow: boolean) {
   const { McpServer, fromJsonSchema } = await import("@modelcontextprotocol/server");
   const { serveStdio, StdioServerTransport } = await import("@modelcontextprotocol/server/stdio");
   const seen: Record<string, number> = { "server/discover": 0, initialize: 0, "notifications/initialized": 0, ping: 0 };
@@ -48,7 +50,17 @@ async function modern(only: boolean) {
       return inner.send(message);
     },
   };
+  let awake = !slow; // slow：客户端发来 initialize 之前它“还没起来”，收到的先攒着，醒了再按原来的顺序处理
+  const held: any[] = [];
   inner.onmessage = (message: any) => {
+    if (!awake && message.method !== "initialize") return void held.push(message);
+    if (!awake) {
+      awake = true;
+      held.splice(0).forEach(deliver);
+    }
+    deliver(message);
+  };
+  const deliver = (message: any) => {
     if (typeof message.method === "string") {
       if (message.method in seen) seen[message.method]++;
       if (message.id !== undefined && message.params?._meta?.["io.modelcontextprotocol/protocolVersion"] === undefined) bare++;

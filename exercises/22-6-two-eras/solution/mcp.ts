@@ -203,33 +203,28 @@ export class McpClient {
   // connect() 要握手时先来这里：server/discover 带着新版的 _meta 探路。
   // 答了 DiscoverResult，或者答了认得出的新版错误（-32022 带 data.supported），它就是新版的：不握手，也不退回 initialize；
   // 别的错误（-32601、-32602……哪个码都一样），或者 PROBE_MS 之内不答，就是老服务器：照旧 initialize
-  private async open(params: Record<string, any>, version = MODERN[0]): Promise<unknown> {
+  private async open(params: Record<string, any>, version = MODERN[0], again = true): Promise<unknown> {
     const meta = { [PROTOCOL_VERSION]: version, [CLIENT_CAPABILITIES]: params.capabilities ?? {}, [CLIENT_INFO]: params.clientInfo };
     const probe = this.ask("server/discover", { _meta: meta });
-    let answer: { result?: unknown; error?: any } | undefined;
-    const answered = probe.answer.then((result) => (answer = { result }), (error) => (answer = { error }));
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([answered, new Promise((resolve) => (timer = setTimeout(resolve, PROBE_MS)))]);
+    const answer = await Promise.race([
+      probe.answer.then((result) => ({ result }), (error) => ({ error })),
+      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), PROBE_MS))),
+    ]);
     clearTimeout(timer);
-    const verdict = answer && eraOf(answer, version);
-    if (verdict?.era === "modern") return this.modern(meta, verdict.version, verdict.discover);
-    if (verdict?.era === "retry" && version === MODERN[0]) return this.open(params, verdict.version); // 只换一次：别被来回推着转
-    if (verdict?.era === "refuse") throw new Error(verdict.why);
+    this.take(probe.id); // 没答的不再等，也不发取消：还没握手的老服务器不认得这种通知。它迟到的回答 id 对不上，会被悄悄丢掉
+    const verdict: Verdict = answer ? eraOf(answer, version) : { era: "legacy" };
+    if (verdict.era === "modern") return this.modern(meta, verdict.version, verdict.discover);
+    if (verdict.era === "retry" && version === MODERN[0]) return this.open(params, verdict.version, again); // 只换一次：别被来回推着转
+    if (verdict.era === "refuse") throw new Error(verdict.why);
     this.era = "legacy";
-    let info: unknown;
-    let failure: unknown;
     try {
-      info = await this.request("initialize", params);
+      return await this.request("initialize", params);
     } catch (e) {
-      failure = e;
+      // 没答探路、却对 initialize 答了新版的 -32022：它是新版的，只是起得慢，没赶上探路的时限。以为它老，错了，就再探一次（只一次）
+      if (again && answer === undefined && speaksModern(e)) return this.open(params, version, false);
+      throw e;
     }
-    // 探路的请求还没答的，不再等它（也不发取消：还没握手的老服务器不认得这种通知）。
-    // stdio 上的回答按顺序来：它要是赶在 initialize 的回答之前答了，说明服务器只是起得慢，照它说的办
-    this.take(probe.id);
-    const late = verdict === undefined && answer !== undefined ? eraOf(answer, version) : undefined;
-    if (late?.era === "modern") return this.modern(meta, late.version, late.discover);
-    if (failure) throw failure;
-    return info;
   }
 
   // 定下新版：记住 _meta，交回一份像 initialize 结果的东西，connect() 照常打握手行、列工具
@@ -621,9 +616,12 @@ const PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 const CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
 const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
-// 探路等多久：老服务器可能一声不吭。太短，起得慢的新版服务器会被当成老的（迟到的回答还会被认出来，见 open()）；
+// 探路等多久：老服务器可能一声不吭。太短，起得慢的新版服务器会被当成老的（它再对 initialize 答 -32022，open() 还会再探一次）；
 // 太长，每个不答的老服务器都让启动多等这么久
 const PROBE_MS = 3000;
+
+// 一个错误是不是新版服务器在说“你的版本我不支持，我支持的是这些”，而且里面有我们会的新版
+const speaksModern = (e: any) => isObject(e?.rpc) && e.rpc.code === -32022 && isObject(e.rpc.data) && Array.isArray(e.rpc.data.supported) && MODERN.some((v) => (e.rpc.data.supported as unknown[]).includes(v));
 
 type Verdict = { era: "modern"; version: string; discover: Record<string, unknown> } | { era: "retry"; version: string } | { era: "refuse"; why: string } | { era: "legacy" };
 
