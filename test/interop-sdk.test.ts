@@ -12,6 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { hangGuard } from "./timeserver-lib.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TSX = import.meta.resolve("tsx");
@@ -29,17 +30,6 @@ function isAlive(pid: number): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-// 只防卡死：等到事情发生为止，120 秒还没发生才算卡住（正常几十毫秒，忙时冷启动也不到它的八分之一）
-async function hangGuard<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const hung = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}（等了 120 秒，卡住了）`)), 120_000)));
-  try {
-    return await Promise.race([promise, hung]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

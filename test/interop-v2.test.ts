@@ -8,23 +8,12 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpTransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { HttpTimeserver, killHttpTimeservers, NOW_SHANGHAI } from "./timeserver-lib.ts";
+import { hangGuard, HttpTimeserver, killHttpTimeservers, NOW_SHANGHAI } from "./timeserver-lib.ts";
 
 const TIMESERVER = fileURLToPath(new URL("../timeserver/main.ts", import.meta.url));
 const TSX = import.meta.resolve("tsx");
 const ENV = { TIMESERVER_NOW: NOW_SHANGHAI, TZ: "Asia/Shanghai" };
 after(killHttpTimeservers);
-
-// 只防卡死：SDK 的每个请求自己有 60 秒的时限，这里 120 秒还没完才算卡住
-async function hangGuard<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const hung = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}（等了 120 秒，卡住了）`)), 120_000)));
-  try {
-    return await Promise.race([promise, hung]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 type AnyClient = Pick<Client, "listTools" | "callTool" | "close">;
 

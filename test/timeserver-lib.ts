@@ -1,5 +1,5 @@
 // 测试里起一个 `timeserver --http --port 0`：系统挑端口，从 stderr 那一行读出地址。
-// timeserver、SDK v2 对接、一致性套件三份测试共用
+// timeserver、SDK 对接、一致性套件几份测试共用；另有一个只防卡死的 hangGuard
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -37,4 +37,15 @@ const running = new Set<ChildProcessWithoutNullStreams>();
 // 测试文件的 after() 里调：一个进程也不留下
 export function killHttpTimeservers(): void {
   for (const c of running) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+}
+
+// 只防卡死：等到事情发生为止，120 秒还没发生才算卡住（正常几十毫秒，忙时冷启动也不到它的八分之一；SDK 的每个请求自己有 60 秒的时限）
+export async function hangGuard<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}（等了 120 秒，卡住了）`)), 120_000)));
+  try {
+    return await Promise.race([promise, hung]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
