@@ -2,12 +2,12 @@
 //   modern   官方 SDK v2 的 serveStdio(…, { legacy: "reject" })：只说 2026-07-28，initialize 答 -32022
 //   dual     官方 SDK v2 的 serveStdio(…)（默认）：两个时代都说，看客户端怎么开口
 //   slow     和 modern 一样，可像起得很慢的服务器：收到的消息先攒着，等客户端不耐烦、发来 initialize 才按顺序处理
-//            （于是 server/discover 的回答迟到了，紧跟着是 initialize 的 -32022）。先后靠构造，不靠睡多久
+//            （于是 server/discover 的回答迟到了，SDK 对 initialize 的 -32022 还抢在它前面）。先后靠构造，不靠睡多久
 //   legacy   官方 SDK v1 的 Server：只会 initialize 握手；握手前的陌生请求答 -32602（不是常见的 -32601）
 //   silent   同上，但握手前的陌生请求永远不答
 //   future   只说一个还没有的新版 2027-01-01（手写的，SDK 造不出来）：什么请求都答 -32022，收到的方法记在 stderr 上
-// 工具：add（a + b）、era（这条连接说的是哪个时代，modern/dual 还报收到过几次 server/discover、initialize、
-// notifications/initialized、ping，几个请求没带 _meta）；modern、dual 另有 plain 和 confirm：
+// 工具：add（a + b）、era（这条连接说的是哪个时代，modern、dual、slow 还报收到过几次 server/discover、initialize、
+// notifications/initialized、ping，几个请求没带 _meta）；这三种另有 plain 和 confirm：
 // 它们的结果在发出前被这里改过——plain 去掉 resultType（像更早的服务器那样），confirm 改成 resultType 为
 // "input_required" 的结果（2026-07-28 的服务器要客户端补充输入时就这样答），还夹着一句像是做完了的 content。依赖都在 devDependencies 里，不联网。
 const mode = process.argv[2] ?? "";
