@@ -49,7 +49,7 @@ export const requirements: Requirement[] = [
     },
   },
   {
-    name: "不守规矩的远程服务只换来一行警告：SSE 等不到回答、Content-Type 不对、响应体太大、会话一直 404、叫你跳转、响应头不来，harness 照常回答、自己退出",
+    name: "不守规矩的远程服务只换来一行警告或一个错误结果：SSE 等不到回答、Content-Type 不对、响应体太大、会话一直 404、叫你跳转、响应头不来、调用一去不回，harness 照常回答、自己退出",
     scenario: "hostile-http",
     check(run) {
       for (const h of HOSTILE) {
@@ -58,7 +58,10 @@ export const requirements: Requirement[] = [
       }
       if (/\x1b/.test(run.transcript)) return `期望：服务器说的话（gone 的 404 里夹着 ESC 序列）显形以后才上屏；实际：转录里有原样的 ESC 字符`;
       if (/^\s+at /m.test(run.transcript)) return `期望：失败都是一行话；实际：转录里有堆栈：${describe(run.transcript.split("\n").find((l) => /^\s+at /.test(l)))}`;
-      if (run.requests !== 1) return `期望：服务都没接上，harness 照常问一次模型；实际：模型收到 ${run.requests} 次请求${failedRun(run)}`;
+      const stalled = toolResults(run, 2)[0];
+      if (!stalled?.startsWith("错误") || !stalled.includes("超时")) {
+        return `期望：stall 握手正常，可 tools/call 一去不回（连响应头也不发）；它的 timeout 是 1000 毫秒，到点模型收到一个以“错误”开头、带“超时”的结果，harness 接着问下一轮；实际：${describe(stalled)}${failedRun(run)}`;
+      }
     },
   },
 ];

@@ -7,6 +7,7 @@
 //   huge     200 的 application/json，initialize 的回答里塞了 80 MiB 的填充（不查大小的客户端就全收下了）
 //   endless  200 的 text/event-stream，一个接一个的通知，等不到回答（写满 80 MiB 才停：测试机上的防卡死上限）
 //   slow     收下请求，一个字节也不回（连响应头也不发）
+//   stall    握手、列工具都正常（一个 wait 工具），tools/call 收下了就再也不回（连响应头也不发）
 //   moved    307，叫客户端换到 /forget/mcp 去（跟过去的客户端会把 headers 里的令牌一起带过去）
 // 启动后在 stderr 上报一行地址（场景的运行器从这一行读端口）；之后只在收到 DELETE 时记一行。只用标准库。
 import http from "node:http";
@@ -19,7 +20,7 @@ interface Session {
   version: string;
   calls: number; // 这个会话上收到过几个 tools/call
 }
-const sessions = new Map<string, Session>();
+const sessions = new Map<string, Session>(); // 键是“模式 会话号”：每个模式的会话号各自从 s1 数起
 const counters = new Map<string, number>(); // 每个模式发出过几个会话
 const initializes = new Map<string, number>();
 const deleted: string[] = [];
@@ -51,10 +52,10 @@ const rpcError = (id: unknown, message: string) => ({ jsonrpc: "2.0", id: id ?? 
 
 function handle(mode: string, req: http.IncomingMessage, res: http.ServerResponse, body: string) {
   if (mode === "moved") return void res.writeHead(307, { Location: "/forget/mcp" }).end();
-  if (!["forget", "gone", "html", "huge", "endless"].includes(mode)) return json(res, 404, rpcError(null, `没有这个模式：${mode}`));
+  if (!["forget", "gone", "html", "huge", "endless", "stall"].includes(mode)) return json(res, 404, rpcError(null, `没有这个模式：${mode}`));
   const sid = req.headers["mcp-session-id"];
   if (req.method === "DELETE") {
-    if (typeof sid === "string" && sessions.delete(sid)) {
+    if (typeof sid === "string" && sessions.delete(`${mode} ${sid}`)) {
       deleted.push(sid);
       process.stderr.write(`hostile-http: 会话 ${sid} 收到 DELETE，结束\n`);
       res.writeHead(200).end();
@@ -95,26 +96,31 @@ function handle(mode: string, req: http.IncomingMessage, res: http.ServerRespons
     const asked = msg.params?.protocolVersion;
     const version = VERSIONS.includes(asked) ? asked : VERSIONS.at(-1)!;
     const session = { id: `s${n}`, version, calls: 0 };
-    sessions.set(session.id, session);
+    sessions.set(`${mode} ${session.id}`, session);
     const result = { protocolVersion: version, capabilities: { tools: {} }, serverInfo: { name: `hostile-http-${mode}`, version: "1" } };
     return json(res, 200, { jsonrpc: "2.0", id: msg.id, result }, { "Mcp-Session-Id": session.id });
   }
   // 初始化之后的每个请求：会话号要带、要认得；协议版本头要和谈好的一样
   if (typeof sid !== "string") return json(res, 400, rpcError(msg.id, "缺少 Mcp-Session-Id 头"));
-  const session = sessions.get(sid);
+  const session = sessions.get(`${mode} ${sid}`);
   if (!session || mode === "gone") return json(res, 404, rpcError(msg.id, mode === "gone" ? "会话不存在\x1b]0;PWNED\x07\x1b[2J" : "会话不存在"));
   if (req.headers["mcp-protocol-version"] !== session.version) {
     return json(res, 400, rpcError(msg.id, `MCP-Protocol-Version 头要是 ${session.version}，收到的是 ${String(req.headers["mcp-protocol-version"] ?? "（没有）")}`));
   }
   if (msg.method === undefined || msg.id === undefined) return void res.writeHead(202).end(); // 通知和客户端的回答
   if (msg.method === "tools/list") {
-    const tools = [{ name: "whoami", description: "报出服务器看到的请求头和会话", inputSchema: { type: "object", properties: {} } }];
+    const tools = [
+      mode === "stall"
+        ? { name: "wait", description: "收下调用就再也不回", inputSchema: { type: "object", properties: {} } }
+        : { name: "whoami", description: "报出服务器看到的请求头和会话", inputSchema: { type: "object", properties: {} } },
+    ];
     return json(res, 200, { jsonrpc: "2.0", id: msg.id, result: { tools } });
   }
+  if (msg.method === "tools/call" && mode === "stall") return; // 不回答，也不关连接
   if (msg.method === "tools/call") {
     // 服务器“重启过”：这个会话的第一个调用答 404，它已经不认得这个会话了
     if (++session.calls === 1 && sid === "s1") {
-      sessions.delete(sid);
+      sessions.delete(`${mode} ${sid}`);
       return json(res, 404, rpcError(msg.id, "会话不存在"));
     }
     const facts = [
