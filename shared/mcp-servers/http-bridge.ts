@@ -31,6 +31,15 @@ async function forward(line: string): Promise<void> {
   const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
   if (session) headers["Mcp-Session-Id"] = session;
   if (version) headers["MCP-Protocol-Version"] = version;
+  // 2026-07-28 的请求自己在 _meta 里写着版本：请求头里照抄一份版本、方法和名字（对面的服务器要核对）
+  const modern = msg?.params?._meta?.["io.modelcontextprotocol/protocolVersion"];
+  if (typeof modern === "string" && typeof msg.method === "string") {
+    headers["MCP-Protocol-Version"] = modern;
+    headers["Mcp-Method"] = msg.method;
+    const name = msg.params.name ?? msg.params.uri;
+    // 放不下的名字（非 ASCII、首尾空白、本身像编码过的）按规范写成 =?base64?…?=
+    if (typeof name === "string") headers["Mcp-Name"] = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(name) && !/^=\?base64\?.*\?=$/.test(name) ? name : `=?base64?${Buffer.from(name).toString("base64")}?=`;
+  }
   let res: Response;
   try {
     res = await fetch(url!, { method: "POST", headers, body: line, signal: AbortSignal.timeout(60_000) });
