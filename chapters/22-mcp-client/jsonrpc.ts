@@ -47,10 +47,15 @@ export class LineSplitter {
     while ((end = chunk.indexOf(0x0a, start)) >= 0) {
       const size = this.size + end - start;
       if (size > this.max) return this.overflow();
-      this.pending.push(chunk.subarray(start, end));
-      const line = Buffer.concat(this.pending, size).toString("utf8");
-      this.pending = [];
-      this.size = 0;
+      let line: string;
+      if (this.size === 0) {
+        line = chunk.toString("utf8", start, end); // 最常见的情形：整行都在这一块里，直接解码，不用拼
+      } else {
+        this.pending.push(chunk.subarray(start, end));
+        line = Buffer.concat(this.pending, size).toString("utf8");
+        this.pending = [];
+        this.size = 0;
+      }
       start = end + 1;
       onLine(line.endsWith("\r") ? line.slice(0, -1) : line); // 有的服务器在 Windows 上写 \r\n
     }

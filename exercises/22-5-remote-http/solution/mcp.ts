@@ -135,13 +135,10 @@ export class McpClient {
     pipeStderr(child, (line) => this.log(`[MCP 服务 "${name}" 的日志] ${line}`));
     const lines = new LineSplitter();
     const onLine = (line: string) => this.receive(line);
-    // 服务器先写日志、后回答时，两根管道在同一轮事件循环里都可读：stdout 晚一拍（setImmediate）再处理，
-    // 这一轮读到的日志先印——屏幕上的先后和服务器写它们的先后一致
-    child.stdout!.on("data", (chunk: Buffer) =>
-      setImmediate(() => {
-        if (!lines.push(chunk, onLine)) this.disconnect(`发来的一条消息超过了 ${MAX_LINE / 1024 / 1024} MiB`);
-      }),
-    );
+    // stdout 的消息当场处理：每次调用都走这里，这是热路径（每块都晚一拍的话，一次往返要多花一成时间）
+    child.stdout!.on("data", (chunk: Buffer) => {
+      if (!lines.push(chunk, onLine)) this.disconnect(`发来的一条消息超过了 ${MAX_LINE / 1024 / 1024} MiB`);
+    });
     child.stdin!.on("error", () => {}); // 进程死了还往里写会 EPIPE；失败由下面的 exit 统一交代
     // 退出也晚一拍：排在它前面的 stdout（临死前发出的回答）先对号入座
     child.on("exit", (code, signal) =>
@@ -150,6 +147,7 @@ export class McpClient {
         this.failAll();
       }),
     );
+    (child.stdin as unknown as { unref(): void }).unref(); // 写完的 stdin 不留住 harness；写到一半的请求 Node 自己会等
     this.idle();
   }
 
@@ -187,7 +185,7 @@ export class McpClient {
         signal.addEventListener("abort", entry.onAbort, { once: true });
       }
       this.pending.set(id, entry);
-      this.busy();
+      if (this.pending.size === 1) this.busy();
       this.child.stdin!.write(encode({ jsonrpc: "2.0", id, method, params }));
     });
   }
@@ -204,11 +202,11 @@ export class McpClient {
       message = JSON.parse(line);
     } catch {
       // stdout 只许出现协议消息；服务器往 stdout 打日志是常见的 bug——跳过这一行，别让整个连接跟着死
-      this.log(`警告: MCP 服务 "${this.name}" 的 stdout 上有一行不是 JSON，跳过：${clip(line)}`);
+      this.warn(`警告: MCP 服务 "${this.name}" 的 stdout 上有一行不是 JSON，跳过：${clip(line)}`);
       return;
     }
     if (!isObject(message)) {
-      this.log(`警告: MCP 服务 "${this.name}" 发来的一行不是 JSON-RPC 消息（要是一个对象），跳过：${clip(line)}`);
+      this.warn(`警告: MCP 服务 "${this.name}" 发来的一行不是 JSON-RPC 消息（要是一个对象），跳过：${clip(line)}`);
       return;
     }
     if (typeof message.method === "string") {
@@ -242,18 +240,24 @@ export class McpClient {
     if (typeof id === "number" && Number.isInteger(id) && id >= 1 && id < this.nextId) return;
     if ("error" in message && (id === null || id === undefined)) {
       // id 为 null 的错误：它没读懂我们发的某一行，说不出是哪个请求（JSON-RPC 的 -32700 就这样回）
-      this.log(`警告: MCP 服务 "${this.name}" 报告了一个不属于任何请求的错误（${rpcError(message.error)}），忽略`);
+      this.warn(`警告: MCP 服务 "${this.name}" 报告了一个不属于任何请求的错误（${rpcError(message.error)}），忽略`);
     } else {
       const error = "error" in message ? `（${rpcError(message.error)}）` : "";
-      this.log(`警告: MCP 服务 "${this.name}" 回了一个 id 为 ${show(id)} 的响应${error}，我们没有发过这个 id 的请求，忽略`);
+      this.warn(`警告: MCP 服务 "${this.name}" 回了一个 id 为 ${show(id)} 的响应${error}，我们没有发过这个 id 的请求，忽略`);
     }
+  }
+
+  // 服务器先写日志、后写 stdout 时，两根管道可能在同一轮事件循环里都可读，而 stdout 先被处理。
+  // 因 stdout 上的一行而要印的话，晚一拍（setImmediate）再印：这一轮读到的日志先印，屏幕上的先后和服务器写它们的先后一致
+  private warn(line: string) {
+    setImmediate(() => this.log(line));
   }
 
   // 对面不守协议：不再听它说话，杀掉它的进程组；在途和之后的请求都以这个原因失败
   private disconnect(reason: string) {
     if (this.gone) return;
     this.gone = `MCP 服务 "${this.name}" 已断开：${reason}`;
-    this.log(`警告: MCP 服务 "${this.name}" ${reason}，断开`);
+    this.warn(`警告: MCP 服务 "${this.name}" ${reason}，断开`);
     this.child.stdout!.destroy();
     this.signal("SIGKILL");
     this.failAll();
@@ -273,7 +277,8 @@ export class McpClient {
     return entry;
   }
 
-  // 没有在途请求时，子进程和它的管道不该拖着 harness 不让退出；等响应时则要留住
+  // 没有在途请求时，子进程和它的管道不该拖着 harness 不让退出；等响应时则要留住。
+  // 只在“没有在途”和“有一个在途”之间切换：64 个在途时，中间的那些请求不碰它们
   private busy() {
     this.child.ref();
     (this.child.stdout as unknown as { ref(): void }).ref();
@@ -283,7 +288,6 @@ export class McpClient {
     if (this.pending.size > 0) return;
     this.child.unref();
     (this.child.stdout as unknown as { unref(): void }).unref();
-    (this.child.stdin as unknown as { unref(): void }).unref();
   }
 
   // 信号发给整个进程组（服务器自成一组，组号就是它的 pid）：它自己带起的子进程也一起收到
@@ -421,6 +425,7 @@ export async function connectMcpServers(cwd: string, taken: readonly string[], o
   // approve 一个一个地问（终端只有一个），问完了再同时启动
   for (const name of [...configs.keys()].sort()) if (!options.approve || (await options.approve(name, configs.get(name)!))) names.push(name);
   const attempts = await Promise.all(names.map((name) => connect(name, configs.get(name)!, log, options.started)));
+  await nextTurn(); // 要据答复印握手行了：先让这一轮读到的服务器日志印完（McpClient 的 warn 也是这个道理）
   const used = new Set(taken);
   const tools: Tool[] = [];
   const clients: McpClient[] = [];
@@ -466,6 +471,8 @@ export async function connectMcpServers(cwd: string, taken: readonly string[], o
     kill: () => clients.forEach((c) => c.kill()),
   };
 }
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 type Attempt = { client: McpClient; info: Record<string, unknown>; tools: unknown[] } | { failure: string };
 
