@@ -580,6 +580,10 @@ describe("timeserver --http", () => {
       const r = await h.post(ping, { "Mcp-Session-Id": sid, "MCP-Protocol-Version": bad });
       assert.equal(r.status, 400, `${JSON.stringify(bad)}: ${r.text}`);
     }
+    // 握手时带了这个头，也得是认识的版本
+    const init = { jsonrpc: "2.0", id: 7, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } } };
+    assert.equal((await h.post(init, { "MCP-Protocol-Version": "banana" })).status, 400);
+    assert.equal((await h.post(init, { "MCP-Protocol-Version": "2025-11-25" })).status, 200);
   });
 
   it("Origin 或 Host 不是本机 → 403（防 DNS 重绑定）；本机的照常", async () => {

@@ -6,7 +6,7 @@
 // 好让路上的网关不解析请求体也能路由——所以服务器必须核对头和体说的是同一件事。
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { answer, envelopeShapeError, errorReply, isModern, isObject, MODERN_VERSIONS, VERSION_KEY, versionError, type Message } from "./protocol.ts";
+import { answer, envelopeShapeError, errorReply, isModern, isObject, KNOWN_VERSIONS, MODERN_VERSIONS, VERSION_KEY, versionError, type Message } from "./protocol.ts";
 
 const ENDPOINT = "/mcp";
 // 请求体最长 1 MiB：两个工具的参数只有两个日期，再大就是来捣乱的（413）
@@ -121,12 +121,14 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (isObject(msg) && (isModern(msg) || MODERN_VERSIONS.includes(asked ?? ""))) return modern(req, res, msg, as);
 
   const initializing = isObject(msg) && msg.method === "initialize";
-  if (!initializing) {
+  if (initializing) {
+    // 握手时还没有商定版本，客户端一般不带这个头；带了，至少得是个我们认识的版本
+    if (asked !== undefined && !KNOWN_VERSIONS.includes(asked)) return refuse(res, 400, `MCP-Protocol-Version 是 ${JSON.stringify(asked)}，不是我们支持的版本`);
+  } else {
     if (sid === undefined) return refuse(res, 400, "缺少 Mcp-Session-Id：先 initialize");
     const version = sessions.get(sid);
     if (version === undefined) return refuse(res, 404, "没有这个会话（结束了，或者服务器重启过）：重新 initialize");
     // 没带这个头就按会话协商出的版本算；带了就必须是它
-    const asked = header(req, "mcp-protocol-version");
     if (asked !== undefined && asked !== version) {
       return refuse(res, 400, `MCP-Protocol-Version 是 ${JSON.stringify(asked)}，这个会话协商的是 ${version}`);
     }
