@@ -64,20 +64,63 @@ export function gc(): void {
 export interface Contender {
   name: string;
   sample(measured: boolean): Promise<number>; // 一轮的一个样本（耗时、吞吐……由脚本决定单位）；热身轮 measured 为 false
+  server?: () => number | undefined; // 它的服务器进程号：给了就另记 CPU 时间（见 measure）
 }
 
 // 热身几轮（不记），再测 rounds 轮；每一轮里参赛者轮流上场，顺序每轮轮换，谁也不总占“第一个跑”的便宜
 export async function interleave(contenders: Contender[], rounds: number, warmup: number): Promise<Map<string, number[]>> {
-  const samples = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+  return (await measure(contenders, rounds, warmup)).samples;
+}
+
+// 一个进程（连同它所有的线程）到现在为止在 CPU 上跑了多久、排在队里等 CPU 等了多久，纳秒。
+// 读 Linux 的 /proc/<pid>/task/*/schedstat；读不到（别的系统、进程已经没了）就是 undefined
+export function schedstat(pid: number | "self"): { run: number; wait: number } | undefined {
+  try {
+    let run = 0;
+    let wait = 0;
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      const [r, w] = fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ");
+      run += Number(r);
+      wait += Number(w);
+    }
+    return { run, wait };
+  } catch {
+    return undefined;
+  }
+}
+
+export interface Measured {
+  samples: Map<string, number[]>; // sample() 交回的值，一轮一个
+  wall: Map<string, number[]>; // 每个样本的墙钟，毫秒
+  cpu: Map<string, number[]>; // 每个样本里客户端（本进程）加它的服务器在 CPU 上跑的时间，毫秒；量不到是 NaN
+  wait: Map<string, number[]>; // 同一段时间里两个进程排队等 CPU 的时间，毫秒：别的进程占着这个核的痕迹
+}
+
+// interleave 的完整版：另记墙钟和 CPU 时间。钉在一个核上时，一问一答的墙钟 ≈ 两个进程的 CPU 时间之和，
+// 再加上排队等别的进程让出 CPU 的时间——后者两边一样多，会把比值拉向 1，所以 CPU 时间之比是一个不受它影响的对照
+export async function measure(contenders: Contender[], rounds: number, warmup: number): Promise<Measured> {
+  const series = () => new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+  const m: Measured = { samples: series(), wall: series(), cpu: series(), wait: series() };
   for (let r = 0; r < warmup + rounds; r++) {
     for (let k = 0; k < contenders.length; k++) {
       const c = contenders[(r + k) % contenders.length]!;
       gc();
+      const pid = c.server?.();
+      const before = [schedstat("self"), pid ? schedstat(pid) : undefined];
+      const t0 = now();
       const value = await c.sample(r >= warmup);
-      if (r >= warmup) samples.get(c.name)!.push(value);
+      const wall = now() - t0;
+      const after = [schedstat("self"), pid ? schedstat(pid) : undefined];
+      if (r < warmup) continue;
+      m.samples.get(c.name)!.push(value);
+      m.wall.get(c.name)!.push(wall);
+      const ok = before.every((b) => b) && after.every((a) => a);
+      const sum = (key: "run" | "wait") => (ok ? (after[0]![key] - before[0]![key] + after[1]![key] - before[1]![key]) / 1e6 : NaN);
+      m.cpu.get(c.name)!.push(sum("run"));
+      m.wait.get(c.name)!.push(sum("wait"));
     }
   }
-  return samples;
+  return m;
 }
 
 export function percentile(values: number[], p: number): number {
@@ -95,10 +138,15 @@ export const median = (values: number[]) => {
 
 // 同一轮里的两个样本配对求比，再取中位数：机器负载在几轮之间起伏时，配对的比值比“中位数之比”稳
 export function pairedRatio(a: number[], b: number[]): number {
+  return median(pairedRatios(a, b));
+}
+
+// 逐轮的比值（第 i 轮的 a 比第 i 轮的 b）
+export function pairedRatios(a: number[], b: number[]): number[] {
   const n = Math.min(a.length, b.length);
   const ratios: number[] = [];
   for (let i = 0; i < n; i++) ratios.push(a[i]! / b[i]!);
-  return median(ratios);
+  return ratios;
 }
 
 // ---- 输出 ----
@@ -125,6 +173,9 @@ export function fmtRange(values: number[], fmt: (v: number) => string = fmtTime)
 }
 
 export const fmtRatio = (r: number) => (Number.isFinite(r) ? `${r.toFixed(2)}×` : "—");
+
+// 逐轮比值的离散程度：四分位（中间一半的轮落在这里）
+export const fmtQuartiles = (ratios: number[]) => (ratios.length > 0 ? `${percentile(ratios, 25).toFixed(2)}–${percentile(ratios, 75).toFixed(2)}` : "—");
 
 // 汉字在终端里占两格：对齐要按显示宽度算
 function width(s: string): number {
@@ -155,15 +206,37 @@ export interface TargetResult {
   limit: number;
   met: boolean;
   note?: string;
+  rounds?: number[]; // 逐轮的比值：run.ts 把同一项目标几次运行的轮合在一起，取中位数
 }
 
 // 打印一条目标，并记进 BENCH_REPORT（npm run bench 最后汇总用）
-export function target(script: string, name: string, ratio: number, op: "<=" | ">=", limit: number, note?: string): TargetResult {
+export function target(script: string, name: string, ratio: number, op: "<=" | ">=", limit: number, note?: string, rounds?: number[]): TargetResult {
   const met = Number.isFinite(ratio) && (op === "<=" ? ratio <= limit : ratio >= limit);
-  const result: TargetResult = { script, name, ratio, op, limit, met, note };
+  const result: TargetResult = { script, name, ratio, op, limit, met, note, rounds };
   console.log(`  目标：${name} ${op === "<=" ? "≤" : "≥"} ${limit}× —— 实测 ${fmtRatio(ratio)} ${met ? "✓" : "✗"}${note ? `（${note}）` : ""}`);
   report(result);
   return result;
+}
+
+// 第 22 章对极限的判定。目标看的是逐轮配对比值的中位数；另外照实列出它的离散（四分位、达标的轮数），
+// 同样这些轮的“中位数之比”（两列各取中位数再相除：快的一轮可能和慢的一轮配上），
+// 和 CPU 时间之比（不受排队的影响）。higherIsBetter：样本是吞吐，比值越大越好
+export function verdict(script: string, name: string, m: Measured, subject: string, limitName: string, op: "<=" | ">=", limit: number, higherIsBetter = false): TargetResult {
+  const s = m.samples.get(subject)!;
+  const l = m.samples.get(limitName)!;
+  const ratios = pairedRatios(s, l);
+  const ratio = median(ratios);
+  const met = ratios.filter((r) => (op === "<=" ? r <= limit : r >= limit)).length;
+  const cpuRatios = higherIsBetter ? pairedRatios(m.cpu.get(limitName)!, m.cpu.get(subject)!) : pairedRatios(m.cpu.get(subject)!, m.cpu.get(limitName)!);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const waited = sum(m.wait.get(subject)!) + sum(m.wait.get(limitName)!);
+  const queued = waited / (waited + sum(m.cpu.get(subject)!) + sum(m.cpu.get(limitName)!));
+  console.log(`  ${subject} 对极限：逐轮配对的中位数 ${fmtRatio(ratio)}（四分位 ${fmtQuartiles(ratios)}，${ratios.length} 轮里 ${met} 轮 ${op === "<=" ? "≤" : "≥"} ${limit}×）；同样这些轮，中位数之比 ${fmtRatio(median(s) / median(l))}`);
+  if (cpuRatios.every(Number.isFinite)) {
+    console.log(`  对照：CPU 时间（客户端 + 它的服务器）之比 ${fmtRatio(median(cpuRatios))}（四分位 ${fmtQuartiles(cpuRatios)}）；两个进程要用 CPU 的时间里，${(queued * 100).toFixed(0)}% 在排队`);
+    if (queued > 0.2) console.log("    排队多：别的进程占着这个核，两边都多等了差不多的一段，墙钟的比值会被拉向 1——拿 CPU 时间之比对照着看");
+  }
+  return target(script, name, ratio, op, limit, undefined, ratios);
 }
 
 // 不是比值的目标（完整性、百分比）
@@ -279,7 +352,7 @@ export async function startOurs(env: Record<string, string> = {}, name = "bench"
 }
 
 // 官方 SDK：Client.connect() 做握手，listTools() 列工具。maxBufferSize 不给就是默认的 10 MiB
-export async function startSdk(options: { env?: Record<string, string>; maxBufferSize?: number } = {}): Promise<{ client: Client; tools: any[] }> {
+export async function startSdk(options: { env?: Record<string, string>; maxBufferSize?: number } = {}): Promise<{ client: Client; tools: any[]; pid: () => number | undefined }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [ECHO_SERVER],
@@ -290,7 +363,7 @@ export async function startSdk(options: { env?: Record<string, string>; maxBuffe
   const client = new Client({ name: "learnharness-bench", version: "0.1" });
   await client.connect(transport);
   const list = await client.listTools();
-  return { client, tools: list.tools };
+  return { client, tools: list.tools, pid: () => transport.pid ?? undefined };
 }
 
 // 走第 22 章的原路接 mcp.json 里的服务器：读配置、同时启动、按名字顺序交出工具，这里登记进注册表。
@@ -303,6 +376,11 @@ export async function connectViaChapter(registry: Registry, dir: string): Promis
   const ms = now() - t0;
   for (const tool of connections.tools) registry.register(tool);
   return { connections, logged, ms };
+}
+
+// 第 22 章的客户端不对外交出进程号（它用不着）；基准要量服务器的 CPU 时间，从私有字段里取
+export function serverPid(client: McpClient): number | undefined {
+  return (client as unknown as { child: { pid?: number } }).child.pid;
 }
 
 export function textOf(result: any): string {

@@ -2,13 +2,14 @@
 // 参照物是物理极限：同样的字节在同样的管道上一问一答（pingpong.mjs），父进程只做拆行和 JSON.parse。
 // 运行：node --import tsx bench/roundtrip.ts [--quick]
 import { McpTool } from "../chapters/22-mcp-client/mcp.ts";
-import { echoRequest, finish, fmtRange, fmtRatio, fmtTime, integrity, interleave, median, now, pairedRatio, pinToOneCpu, QUICK, RawPipe, section, startOurs, startSdk, table, target, textOf, type Contender } from "./lib.ts";
+import { echoRequest, finish, fmtQuartiles, fmtRange, fmtRatio, fmtTime, integrity, measure, median, now, pairedRatio, pairedRatios, pinToOneCpu, QUICK, RawPipe, section, serverPid, startOurs, startSdk, table, textOf, verdict, type Contender } from "./lib.ts";
 
 pinToOneCpu();
 
-const CALLS = QUICK ? 20 : 1000; // 每轮每个参赛者连续调用的次数
-const ROUNDS = QUICK ? 2 : 15;
-const WARMUP = QUICK ? 0 : 3;
+// 一个样本短（约 10 ms）、轮数多：同一轮里极限和第 22 章前后脚上场，机器负载来不及变
+const CALLS = QUICK ? 20 : 500; // 每轮每个参赛者连续调用的次数
+const ROUNDS = QUICK ? 2 : 30;
+const WARMUP = QUICK ? 0 : 5;
 
 section(
   "1. 往返：顺序调用 echo 工具",
@@ -24,6 +25,7 @@ let wrong = 0; // 答非所问的次数：应该永远是 0
 const contenders: Contender[] = [
   {
     name: "管道极限（裸 ping-pong）",
+    server: () => raw.child.pid,
     sample: () =>
       new Promise((resolve) => {
         let i = 0;
@@ -38,6 +40,7 @@ const contenders: Contender[] = [
   },
   {
     name: "第 22 章 McpClient.request",
+    server: () => serverPid(ours.client),
     sample: async () => {
       const t0 = now();
       for (let i = 0; i < CALLS; i++) {
@@ -49,6 +52,7 @@ const contenders: Contender[] = [
   },
   {
     name: "第 22 章 McpTool.execute（含适配器）",
+    server: () => serverPid(ours.client),
     sample: async () => {
       const t0 = now();
       for (let i = 0; i < CALLS; i++) if ((await adapter.execute('{"text":"ping"}')) !== "ping") wrong++;
@@ -57,6 +61,7 @@ const contenders: Contender[] = [
   },
   {
     name: "官方 SDK Client.callTool",
+    server: sdk.pid,
     sample: async () => {
       const t0 = now();
       for (let i = 0; i < CALLS; i++) if (textOf(await sdk.client.callTool({ name: "echo", arguments: { text: "ping" } })) !== "ping") wrong++;
@@ -65,17 +70,19 @@ const contenders: Contender[] = [
   },
 ];
 
-const samples = await interleave(contenders, ROUNDS, WARMUP);
-const limit = samples.get(contenders[0]!.name)!;
+const m = await measure(contenders, ROUNDS, WARMUP);
+const limit = m.samples.get(contenders[0]!.name)!;
+const cpuPerCall = (name: string) => median(m.cpu.get(name)!) / CALLS;
 table(
-  ["每次往返", "中位数", "最小–最大", "对极限"],
+  ["每次往返", "中位数", "最小–最大", "对极限", "逐轮四分位", "CPU/次", "CPU 对极限"],
   contenders.map((c) => {
-    const s = samples.get(c.name)!;
-    return [c.name, fmtTime(median(s)), fmtRange(s), fmtRatio(pairedRatio(s, limit))];
+    const s = m.samples.get(c.name)!;
+    const cpu = pairedRatio(m.cpu.get(c.name)!, m.cpu.get(contenders[0]!.name)!);
+    return [c.name, fmtTime(median(s)), fmtRange(s), fmtRatio(pairedRatio(s, limit)), fmtQuartiles(pairedRatios(s, limit)), fmtTime(cpuPerCall(c.name)), fmtRatio(cpu)];
   }),
 );
 integrity("每次调用都拿回了自己的 ping", wrong === 0, `${wrong} 次不对`);
-target("roundtrip", "往返（第 22 章）对管道极限", pairedRatio(samples.get(contenders[1]!.name)!, limit), "<=", 1.2);
+verdict("roundtrip", "往返（第 22 章）对管道极限", m, contenders[1]!.name, contenders[0]!.name, "<=", 1.2);
 
 await Promise.all([raw.close(), ours.client.close(), sdk.client.close()]);
 finish();
