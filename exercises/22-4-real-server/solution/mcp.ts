@@ -540,12 +540,20 @@ type Attempt = { client: McpClient; info: Record<string, unknown>; tools: unknow
 // 2025-03-26 不在其中：它要求收得下一行里的一批消息（JSON 数组），这个客户端不收
 const VERSIONS = ["2024-11-05", "2025-06-18", "2025-11-25"];
 
+// spawn 失败时 Node 的原话（spawn x ENOENT）随版本而变：按错误码用我们自己的话说，没有错误码的是我们自己抛的
+function startFailure(e: unknown, command: string): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return `找不到命令 ${command}（ENOENT）`;
+  if (code === "EACCES") return `${command} 没有执行权限（EACCES）`;
+  return code ?? (e as Error).message;
+}
+
 async function connect(name: string, config: ServerConfig, log: (line: string) => void, started?: (client: McpClient) => void, cwd = process.cwd()): Promise<Attempt> {
   let client: McpClient;
   try {
     client = await McpClient.start(name, config, log);
   } catch (e) {
-    return { failure: `警告: MCP 服务 "${name}" 启动失败，跳过: ${(e as Error).message}` };
+    return { failure: `警告: MCP 服务 "${name}" 启动失败，跳过: ${startFailure(e, config.command)}` };
   }
   started?.(client);
   // 练习 22-4：我们的“根”就是工作目录。可 roots 是授权：filesystem 服务器拿到 roots，就丢掉命令行给它的目录。
