@@ -97,7 +97,7 @@ export interface Measured {
 }
 
 // interleave 的完整版：另记墙钟和 CPU 时间。钉在一个核上时，一问一答的墙钟 ≈ 两个进程的 CPU 时间之和，
-// 再加上排队等别的进程让出 CPU 的时间——后者两边一样多，会把比值拉向 1，所以 CPU 时间之比是一个不受它影响的对照
+// 再加上排队等别的进程让出 CPU 的时间；CPU 时间之比不含排队，是墙钟之比的一个对照
 export async function measure(contenders: Contender[], rounds: number, warmup: number): Promise<Measured> {
   const series = () => new Map<string, number[]>(contenders.map((c) => [c.name, []]));
   const m: Measured = { samples: series(), wall: series(), cpu: series(), wait: series() };
@@ -220,7 +220,7 @@ export function target(script: string, name: string, ratio: number, op: "<=" | "
 
 // 第 22 章对极限的判定。目标看的是逐轮配对比值的中位数；另外照实列出它的离散（四分位、达标的轮数），
 // 同样这些轮的“中位数之比”（两列各取中位数再相除：快的一轮可能和慢的一轮配上），
-// 和 CPU 时间之比（不受排队的影响）。higherIsBetter：样本是吞吐，比值越大越好
+// 和 CPU 时间之比（不含排队）。higherIsBetter：样本是吞吐，比值越大越好
 export function verdict(script: string, name: string, m: Measured, subject: string, limitName: string, op: "<=" | ">=", limit: number, higherIsBetter = false): TargetResult {
   const s = m.samples.get(subject)!;
   const l = m.samples.get(limitName)!;
@@ -234,7 +234,7 @@ export function verdict(script: string, name: string, m: Measured, subject: stri
   console.log(`  ${subject} 对极限：逐轮配对的中位数 ${fmtRatio(ratio)}（四分位 ${fmtQuartiles(ratios)}，${ratios.length} 轮里 ${met} 轮 ${op === "<=" ? "≤" : "≥"} ${limit}×）；同样这些轮，中位数之比 ${fmtRatio(median(s) / median(l))}`);
   if (cpuRatios.every(Number.isFinite)) {
     console.log(`  对照：CPU 时间（客户端 + 它的服务器）之比 ${fmtRatio(median(cpuRatios))}（四分位 ${fmtQuartiles(cpuRatios)}）；两个进程要用 CPU 的时间里，${(queued * 100).toFixed(0)}% 在排队`);
-    if (queued > 0.2) console.log("    排队多：别的进程占着这个核，两边都多等了差不多的一段，墙钟的比值会被拉向 1——拿 CPU 时间之比对照着看");
+    if (queued > 0.2) console.log("    排队多：别的进程也在用这个核，一轮一轮的比值会散得很开（看四分位），单看一次运行靠不住");
   }
   return target(script, name, ratio, op, limit, undefined, ratios);
 }
