@@ -1,4 +1,4 @@
-// 练习检查器的公共部分。每个练习的 check.ts 导出一组要求；每条要求跑一个场景（exercises/<练习>/checks/<场景>/），
+// 练习检查器的公共部分。每个练习的 check.ts 导出一组要求；每条要求看一个场景（exercises/<练习>/checks/<场景>/）的一次运行，
 // 再看脚本模型收到的请求——读者的实现措辞各不相同，所以查的是行为（工具结果里有没有“超时”、调用有没有被拒绝），
 // 不是逐字比对转录。
 import fs from "node:fs";
@@ -18,27 +18,31 @@ export interface Outcome {
   transcript: string;
 }
 
-// 各条要求互不相干（各有各的临时目录和脚本模型），三条一起跑：大半时间在等超时，不占 CPU。结果按要求的顺序交回
+// 几条要求查同一个场景时，场景只跑一遍，每条要求各看同一次运行。不同的场景互不相干（各有各的临时目录和脚本模型），
+// 三个一起跑：大半时间在等超时，不占 CPU。结果按要求的顺序交回
 export async function runRequirements(exerciseDir: string, requirements: Requirement[], impl: string, options: RunOptions = {}): Promise<Outcome[]> {
-  const outcomes: Outcome[] = [];
+  const names = [...new Set(requirements.map((r) => r.scenario))];
+  const runs = new Map<string, { run: RunResult; spec: ScenarioSpec }>();
   let next = 0;
   const worker = async () => {
-    while (next < requirements.length) {
-      const i = next++;
-      outcomes[i] = await runRequirement(exerciseDir, requirements[i], impl, options);
+    while (next < names.length) {
+      const name = names[next++]!;
+      runs.set(name, await runCheck(exerciseDir, name, impl, options));
     }
   };
   await Promise.all([worker(), worker(), worker()]);
-  return outcomes;
+  return requirements.map((requirement) => {
+    const { run, spec } = runs.get(requirement.scenario)!;
+    const problems = [requirement.check(run), judgeRun(run, spec)].filter((p) => p !== undefined);
+    return { requirement, problem: problems.length > 0 ? problems.join("\n") : undefined, transcript: run.transcript };
+  });
 }
 
-async function runRequirement(exerciseDir: string, requirement: Requirement, impl: string, options: RunOptions): Promise<Outcome> {
-  const dir = path.join(exerciseDir, "checks", requirement.scenario);
+async function runCheck(exerciseDir: string, name: string, impl: string, options: RunOptions): Promise<{ run: RunResult; spec: ScenarioSpec }> {
+  const dir = path.join(exerciseDir, "checks", name);
   const spec = JSON.parse(fs.readFileSync(path.join(dir, "scenario.json"), "utf8")) as ScenarioSpec;
-  const scenario: Scenario = { chapter: "22-mcp-client", name: requirement.scenario, dir, spec };
-  const run = await runScenario(scenario, impl, options);
-  const problems = [requirement.check(run), judgeRun(run, spec)].filter((p) => p !== undefined);
-  return { requirement, problem: problems.length > 0 ? problems.join("\n") : undefined, transcript: run.transcript };
+  const scenario: Scenario = { chapter: "22-mcp-client", name, dir, spec };
+  return { run: await runScenario(scenario, impl, options), spec };
 }
 
 // 和 npm test 同一个裁判：措辞可以不同，但 harness 要自己结束、退出码为 0（场景另有约定的除外）、不留进程、
