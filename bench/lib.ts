@@ -93,15 +93,38 @@ export interface Measured {
   samples: Map<string, number[]>; // sample() 交回的值，一轮一个
   wall: Map<string, number[]>; // 每个样本的墙钟，毫秒
   cpu: Map<string, number[]>; // 每个样本里客户端（本进程）加它的服务器在 CPU 上跑的时间，毫秒；量不到是 NaN
-  wait: Map<string, number[]>; // 同一段时间里两个进程排队等 CPU 的时间，毫秒：别的进程占着这个核的痕迹
+  others: number; // 测量的这些轮里，钉住的那个核有多大一份给了别的进程（0–1）；没钉或者量不到是 NaN
+}
+
+// 钉住的那个核（只许一个 CPU 时）从开机到现在忙了多久、一共多久，毫秒（/proc/stat，单位是 1/100 秒）
+function cpuTicks(): { busy: number; total: number } | undefined {
+  const cpu = allowedCpus();
+  if (!/^\d+$/.test(cpu)) return undefined;
+  try {
+    const line = fs.readFileSync("/proc/stat", "utf8").split("\n").find((l) => l.startsWith(`cpu${cpu} `));
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = line!.trim().split(/\s+/).slice(1).map(Number) as number[];
+    const busy = user! + nice! + system! + irq! + softirq! + steal!;
+    return { busy: busy * 10, total: (busy + idle! + iowait!) * 10 };
+  } catch {
+    return undefined;
+  }
 }
 
 // interleave 的完整版：另记墙钟和 CPU 时间。钉在一个核上时，一问一答的墙钟 ≈ 两个进程的 CPU 时间之和，
-// 再加上排队等别的进程让出 CPU 的时间；CPU 时间之比不含排队，是墙钟之比的一个对照
+// 再加上等别的进程让出这个核的时间；CPU 时间之比不含后者，是墙钟之比的一个对照
 export async function measure(contenders: Contender[], rounds: number, warmup: number): Promise<Measured> {
   const series = () => new Map<string, number[]>(contenders.map((c) => [c.name, []]));
-  const m: Measured = { samples: series(), wall: series(), cpu: series(), wait: series() };
+  const m: Measured = { samples: series(), wall: series(), cpu: series(), others: NaN };
+  // 我们自己的进程：本进程和各参赛者的服务器。这个核忙的时间减去它们跑的时间，就是别的进程拿走的
+  const ours = () => {
+    const pids = new Set(contenders.map((c) => c.server?.()).filter((p) => p !== undefined));
+    let run = schedstat("self")?.run ?? NaN;
+    for (const pid of pids) run += schedstat(pid)?.run ?? NaN;
+    return run / 1e6;
+  };
+  let start: { ticks?: { busy: number; total: number }; ours: number } | undefined;
   for (let r = 0; r < warmup + rounds; r++) {
+    if (r === warmup) start = { ticks: cpuTicks(), ours: ours() };
     for (let k = 0; k < contenders.length; k++) {
       const c = contenders[(r + k) % contenders.length]!;
       gc();
@@ -115,10 +138,14 @@ export async function measure(contenders: Contender[], rounds: number, warmup: n
       m.samples.get(c.name)!.push(value);
       m.wall.get(c.name)!.push(wall);
       const ok = before.every((b) => b) && after.every((a) => a);
-      const sum = (key: "run" | "wait") => (ok ? (after[0]![key] - before[0]![key] + after[1]![key] - before[1]![key]) / 1e6 : NaN);
-      m.cpu.get(c.name)!.push(sum("run"));
-      m.wait.get(c.name)!.push(sum("wait"));
+      m.cpu.get(c.name)!.push(ok ? (after[0]!.run - before[0]!.run + after[1]!.run - before[1]!.run) / 1e6 : NaN);
     }
+  }
+  const end = cpuTicks();
+  if (start?.ticks && end) {
+    const busy = end.busy - start.ticks.busy;
+    const total = end.total - start.ticks.total;
+    m.others = total > 0 ? Math.max(0, busy - (ours() - start.ours)) / total : NaN;
   }
   return m;
 }
@@ -228,13 +255,13 @@ export function verdict(script: string, name: string, m: Measured, subject: stri
   const ratio = median(ratios);
   const met = ratios.filter((r) => (op === "<=" ? r <= limit : r >= limit)).length;
   const cpuRatios = higherIsBetter ? pairedRatios(m.cpu.get(limitName)!, m.cpu.get(subject)!) : pairedRatios(m.cpu.get(subject)!, m.cpu.get(limitName)!);
-  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-  const waited = sum(m.wait.get(subject)!) + sum(m.wait.get(limitName)!);
-  const queued = waited / (waited + sum(m.cpu.get(subject)!) + sum(m.cpu.get(limitName)!));
   console.log(`  ${subject} 对极限：逐轮配对的中位数 ${fmtRatio(ratio)}（四分位 ${fmtQuartiles(ratios)}，${ratios.length} 轮里 ${met} 轮 ${op === "<=" ? "≤" : "≥"} ${limit}×）；同样这些轮，中位数之比 ${fmtRatio(median(s) / median(l))}`);
   if (cpuRatios.every(Number.isFinite)) {
-    console.log(`  对照：CPU 时间（客户端 + 它的服务器）之比 ${fmtRatio(median(cpuRatios))}（四分位 ${fmtQuartiles(cpuRatios)}）；两个进程要用 CPU 的时间里，${(queued * 100).toFixed(0)}% 在排队`);
-    if (queued > 0.2) console.log("    排队多：别的进程也在用这个核，一轮一轮的比值会散得很开（看四分位），单看一次运行靠不住");
+    console.log(`  对照：CPU 时间（客户端 + 它的服务器）之比 ${fmtRatio(median(cpuRatios))}（四分位 ${fmtQuartiles(cpuRatios)}）`);
+  }
+  if (Number.isFinite(m.others)) {
+    console.log(`  测量的这些轮里，CPU ${allowedCpus()} 有 ${(m.others * 100).toFixed(0)}% 的时间给了别的进程`);
+    if (m.others > 0.2) console.log("    别的进程也在用这个核：一轮一轮的比值会散得很开（看四分位），单看一次运行靠不住");
   }
   return target(script, name, ratio, op, limit, undefined, ratios);
 }

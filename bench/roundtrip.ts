@@ -6,10 +6,11 @@ import { echoRequest, finish, fmtQuartiles, fmtRange, fmtRatio, fmtTime, integri
 
 pinToOneCpu();
 
-// 一个样本短（约 10 ms）、轮数多：同一轮里极限和第 22 章前后脚上场，机器负载来不及变
-const CALLS = QUICK ? 20 : 500; // 每轮每个参赛者连续调用的次数
-const ROUNDS = QUICK ? 2 : 30;
-const WARMUP = QUICK ? 0 : 5;
+// 一个样本几十毫秒：同一轮里极限和第 22 章前后脚上场，机器负载来不及变；再短就散得更开——钉在一个核上的一问一答
+// 时而顺、时而不顺（谁先占着核），一段顺或不顺要持续好几毫秒，机器安静时也这样
+const CALLS = QUICK ? 20 : 2000; // 每轮每个参赛者连续调用的次数
+const ROUNDS = QUICK ? 2 : 15;
+const WARMUP = QUICK ? 0 : 3;
 
 section(
   "1. 往返：顺序调用 echo 工具",

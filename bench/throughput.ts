@@ -6,10 +6,10 @@ import { echoRequest, finish, fmtQuartiles, fmtRange, fmtRate, fmtRatio, fmtTime
 pinToOneCpu();
 
 const IN_FLIGHT = 64;
-// 一个样本短（约 10–20 ms）、轮数多：同一轮里极限和第 22 章前后脚上场，机器负载来不及变
-const CALLS = QUICK ? 200 : 2000; // 每轮每个参赛者完成的调用数
-const ROUNDS = QUICK ? 2 : 30;
-const WARMUP = QUICK ? 0 : 5;
+// 一个样本几十毫秒：同一轮里极限和第 22 章前后脚上场，机器负载来不及变（再短就散得更开，见 roundtrip.ts）
+const CALLS = QUICK ? 200 : 5000; // 每轮每个参赛者完成的调用数
+const ROUNDS = QUICK ? 2 : 15;
+const WARMUP = QUICK ? 0 : 3;
 
 section(
   `2. 吞吐：${IN_FLIGHT} 个调用同时在途`,
