@@ -237,7 +237,7 @@ export async function buildSite(opts: SiteOptions): Promise<SiteResult> {
   const checkRecordings = await recordAll(wantedChecks.map((c) => ({ s: c.s, label: c.key, impl: path.join(EXERCISES, c.e.dir, "solution") })), jobs, log);
   const recorded = new Set([...recordings.map((r) => `${r.scenario.chapter}/${r.scenario.name}`), ...wantedChecks.filter((c) => checkRecordings.some((r) => r.scenario === c.s)).map((c) => c.key)]);
 
-  // 阅读顺序：01 … 22，再是三个练习；每一页都链到前一页和后一页
+  // 阅读顺序：01 … 22，再是各个练习；每一页都链到前一页和后一页
   const order: Link[] = [
     ...chapters.map((c) => ({ href: chapterPath(c), label: chapterLabel(c), detail: c.title })),
     ...exercises.map((e) => ({ href: exercisePath(e), label: `练习 ${e.id}` })),
