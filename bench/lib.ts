@@ -67,7 +67,7 @@ export interface Contender {
   server?: () => number | undefined; // 它的服务器进程号：给了就另记 CPU 时间（见 measure）
 }
 
-// 热身几轮（不记），再测 rounds 轮；每一轮里参赛者轮流上场，顺序每轮轮换，谁也不总占“第一个跑”的便宜
+// 热身几轮（不记），再测 rounds 轮；每一轮里参赛者轮流上场，出场顺序见 order()
 export async function interleave(contenders: Contender[], rounds: number, warmup: number): Promise<Map<string, number[]>> {
   return (await measure(contenders, rounds, warmup)).samples;
 }
@@ -112,6 +112,16 @@ function cpuTicks(): { busy: number; total: number } | undefined {
 
 // interleave 的完整版：另记墙钟和 CPU 时间。钉在一个核上时，一问一答的墙钟 ≈ 两个进程的 CPU 时间之和，
 // 再加上等别的进程让出这个核的时间；CPU 时间之比不含后者，是墙钟之比的一个对照
+// 第 r 轮的出场顺序：Williams 拉丁方。每个参赛者排在每个位置上的次数一样，紧跟在每个别人后面的次数也一样——
+// 谁跑在谁后面也有影响：紧跟在官方 SDK 后面的，要先替它收拾冷掉的缓存。只是每轮轮换的话，4 个参赛者时
+// 管道极限 4 轮里有 3 轮跟在 SDK 后面，第 22 章只有 1 轮，比值就偏向第 22 章。轮数是 n（奇数个时 2n）的倍数时完全平衡
+export function order(n: number, r: number): number[] {
+  const first: number[] = [];
+  for (let i = 0, lo = 1, hi = n - 1; i < n; i++) first.push(i === 0 ? 0 : i % 2 === 1 ? lo++ : hi--);
+  const row = first.map((x) => (x + r) % n);
+  return n % 2 === 1 && Math.floor(r / n) % 2 === 1 ? row.reverse() : row;
+}
+
 export async function measure(contenders: Contender[], rounds: number, warmup: number): Promise<Measured> {
   const series = () => new Map<string, number[]>(contenders.map((c) => [c.name, []]));
   const m: Measured = { samples: series(), wall: series(), cpu: series(), others: NaN };
@@ -125,8 +135,8 @@ export async function measure(contenders: Contender[], rounds: number, warmup: n
   let start: { ticks?: { busy: number; total: number }; ours: number } | undefined;
   for (let r = 0; r < warmup + rounds; r++) {
     if (r === warmup) start = { ticks: cpuTicks(), ours: ours() };
-    for (let k = 0; k < contenders.length; k++) {
-      const c = contenders[(r + k) % contenders.length]!;
+    for (const k of order(contenders.length, r - warmup + contenders.length * 2)) {
+      const c = contenders[k]!;
       gc();
       const pid = c.server?.();
       const before = [schedstat("self"), pid ? schedstat(pid) : undefined];

@@ -9,7 +9,7 @@ pinToOneCpu();
 // 一个样本几十毫秒：同一轮里极限和第 22 章前后脚上场，机器负载来不及变；再短就散得更开——钉在一个核上的一问一答
 // 时而顺、时而不顺（谁先占着核），一段顺或不顺要持续好几毫秒，机器安静时也这样
 const CALLS = QUICK ? 20 : 2000; // 每轮每个参赛者连续调用的次数
-const ROUNDS = QUICK ? 2 : 15;
+const ROUNDS = QUICK ? 2 : 16; // 4 个参赛者：4 的倍数，出场顺序完全平衡（见 lib.ts 的 order）
 const WARMUP = QUICK ? 0 : 3;
 
 section(

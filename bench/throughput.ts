@@ -8,7 +8,7 @@ pinToOneCpu();
 const IN_FLIGHT = 64;
 // 一个样本几十毫秒：同一轮里极限和第 22 章前后脚上场，机器负载来不及变（再短就散得更开，见 roundtrip.ts）
 const CALLS = QUICK ? 200 : 5000; // 每轮每个参赛者完成的调用数
-const ROUNDS = QUICK ? 2 : 15;
+const ROUNDS = QUICK ? 2 : 18; // 3 个参赛者：6 的倍数，出场顺序完全平衡（见 lib.ts 的 order）
 const WARMUP = QUICK ? 0 : 3;
 
 section(
