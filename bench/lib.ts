@@ -317,11 +317,11 @@ export function childEnv(extra: Record<string, string> = {}): Record<string, str
 // 物理极限：一个父进程和一个子进程在子进程的管道上一行一行地 ping-pong。
 // 父进程这边只做任何客户端都省不掉的事：拼一行 JSON 写出去，攒字节到换行，解码、JSON.parse，交给回调
 export class RawPipe {
-  readonly child: ChildProcessByStdio<Writable, Readable, null>;
+  readonly child: ChildProcessByStdio<Writable, Readable, Readable>;
   onMessage: (message: any) => void = () => {};
   private pending: Buffer[] = [];
 
-  private constructor(child: ChildProcessByStdio<Writable, Readable, null>) {
+  private constructor(child: ChildProcessByStdio<Writable, Readable, Readable>) {
     this.child = child;
     child.stdout.on("data", (chunk: Buffer) => {
       let start = 0;
@@ -337,8 +337,11 @@ export class RawPipe {
     });
   }
 
+  // 子进程和第 22 章起服务器的方式一样：stderr 也是管道（读到的转给我们的 stderr）、自成一个进程组（detached）。
+  // 看着和往返无关，可钉在一个核上，调度的细节都会进数字：极限得和被比的一方起在同样的条件下
   static start(env: Record<string, string> = {}): Promise<RawPipe> {
-    const child = spawn(process.execPath, [PINGPONG], { env: childEnv(env), stdio: ["pipe", "pipe", "inherit"] });
+    const child = spawn(process.execPath, [PINGPONG], { env: childEnv(env), stdio: ["pipe", "pipe", "pipe"], detached: true });
+    child.stderr.on("data", (d: Buffer) => process.stderr.write(d));
     return new Promise((resolve, reject) => {
       child.once("error", reject);
       child.once("spawn", () => resolve(new RawPipe(child)));
