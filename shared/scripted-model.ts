@@ -218,10 +218,13 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
       .concat("data: [DONE]\n\n");
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     if (turn.endlessLine) return void (await writeEndless(res));
-    await writeSlices(res, events, turn.chunkBytes, turn.dropAfterBytes);
+    // 回答的最后一块写出去之前，这个前缀进缓存：客户端收到最后一块才发下一个请求，因果上在后的请求一定命中它
+    // （等写完再记，下一个请求可能先一步到、先一步算，命中数就看运气）；同时在途的请求（并发的子 agent）照样互相命中不了
+    let remembered = false;
+    const remember = () => void (remembered || ((remembered = true), previousPrompts.push(prompt)));
+    await writeSlices(res, events, turn.chunkBytes, turn.dropAfterBytes, remember);
     res.end();
-    // 回答完了，这个前缀才进缓存：同时在途的几个请求（并发的子 agent）互相命中不了，和真服务一样
-    previousPrompts.push(prompt);
+    remember();
   }
 
   const server = http.createServer((req, res) => {
@@ -482,7 +485,7 @@ function pieces(text: string, size: number): string[] {
 }
 
 // 每写一片就让出一次事件循环，让它们分成不同的 TCP 段到达客户端
-async function writeSlices(res: http.ServerResponse, events: string[], chunkBytes?: number, dropAfter?: number) {
+async function writeSlices(res: http.ServerResponse, events: string[], chunkBytes?: number, dropAfter?: number, beforeLast = () => {}) {
   let slices: Buffer[] = events.map((e) => Buffer.from(e, "utf8"));
   if (chunkBytes) {
     const all = Buffer.concat(slices);
@@ -490,15 +493,17 @@ async function writeSlices(res: http.ServerResponse, events: string[], chunkByte
     for (let i = 0; i < all.length; i += chunkBytes) slices.push(all.subarray(i, i + chunkBytes));
   }
   let written = 0;
-  for (let s of slices) {
+  for (const [i, s] of slices.entries()) {
     if (res.destroyed) return;
     if (dropAfter !== undefined && written + s.length >= dropAfter) {
       // 写完这一截、等它真的交给了内核，再关掉连接（FIN，不发结束块）：客户端一定先收到这些字节，
       // 再看到“流到一半没了”。直接 destroy 可能发 RST，对方还没读的字节会被丢掉——转录就看运气了
+      beforeLast();
       await new Promise<void>((r) => res.write(s.subarray(0, dropAfter - written), () => r()));
       res.socket?.end();
       return;
     }
+    if (i === slices.length - 1) beforeLast();
     res.write(s);
     written += s.length;
     await new Promise((r) => setImmediate(r));
