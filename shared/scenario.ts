@@ -29,8 +29,8 @@ export interface ScenarioSpec {
   profiles?: Profile[] | "all"; // 用哪几家服务商的形状各跑一遍，转录必须一样
   setup?: string; // 开跑之前在工作目录里执行的 bash 命令（建符号链接、git init……）
   mcp?: object; // 写成工作目录里的 mcp.json；字符串里的 $NODE、$TSX、$ROOT、$WORK 换成这台机器上的实际值，$URL_<名字> 换成 servers 里那个服务器的地址
-  // 开跑之前起好的 HTTP 服务器（远程 MCP 服务）：名字 → 命令行（同样换 $NODE、$TSX、$ROOT）。它在 stderr 上报出的第一个
-  // http://127.0.0.1:端口… 就是它的地址；几次运行都跑完了才杀掉它，它报地址以后在 stderr 上说的话接在转录末尾
+  // 开跑之前起好的服务器（远程 MCP 服务，或者 relay.ts 接过去的 stdio 服务器）：名字 → 命令行（同样换 $NODE、$TSX、$ROOT）。
+  // 它在 stderr 上报出的第一个 http://127.0.0.1:端口…（或 tcp://…）就是它的地址；几次运行都跑完了才杀掉它，它报地址以后在 stderr 上说的话接在转录末尾
   servers?: Record<string, string[]>;
   tty?: boolean; // 在伪终端里跑（util-linux 的 script）：stdin 是终端，可以被问 y/N
   runs?: { args?: string[]; stdin?: string }[]; // 在同一个工作目录里接连运行几次（代替 args、stdin）
@@ -406,46 +406,48 @@ async function writeMcpJson(mcp: object, file: string, vars: Record<string, stri
   fs.writeFileSync(file, JSON.stringify(mcp, value, 2));
 }
 
-// 场景要的 HTTP 服务器：全都起来、报出地址（$URL_<名字>）才开跑。stop 杀掉它们，交回它们报地址以后在 stderr 上说的话（可以调用多次）
+// 场景要的服务器（HTTP 的，或者 relay.ts 接过去的）：全都起来、报出地址（$URL_<名字>）才开跑。stop 杀掉它们，交回它们报地址以后在 stderr 上说的话（可以调用多次）
 async function startServers(specs: Record<string, string[]>, cwd: string, opts: RunOptions): Promise<{ urls: Record<string, string>; stop(): Promise<string> }> {
-  const started: { child: ChildProcess; said: string[]; closed: Promise<void> }[] = [];
+  const started: { name: string; child: ChildProcess; said: string[]; closed: Promise<void> }[] = [];
   const stop = async () => {
     for (const { child } of started) child.kill("SIGKILL");
     await Promise.all(started.map((s) => s.closed));
-    return started.flatMap((s) => s.said.splice(0)).join("");
+    return [...started].sort((a, b) => (a.name < b.name ? -1 : 1)).flatMap((s) => s.said.splice(0)).join(""); // 一起起的，按名字排：转录不随谁先起来而变
   };
   const urls: Record<string, string> = {};
-  try {
-    for (const [name, argv] of Object.entries(specs)) {
-      const file = path.join(cwd, `server-${name}.json`); // 命令行的展开、编译和 mcp.json 是同一套（writeMcpJson）
-      await writeMcpJson(argv, file, { $NODE: process.execPath, $ROOT: ROOT, $WORK: cwd }, opts);
-      const [command, ...args] = JSON.parse(fs.readFileSync(file, "utf8")) as string[];
-      const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", TZ: "UTC", ...(STRIPS_TYPES ? { NODE_COMPILE_CACHE: path.join(ROOT, ".cache", "node-compile-cache") } : {}) };
-      const child = spawn(command, args, { cwd, env, stdio: ["ignore", "ignore", "pipe"] }); // 要别的环境变量，命令行前面写 env X=…
-      const said: string[] = [];
-      const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
-      started.push({ child, said, closed });
-      urls[`$URL_${name}`] = await new Promise<string>((resolve, reject) => {
-        let text = "";
-        let found = false;
-        // clock-ok: 只是防卡死的时限，正常几百毫秒就报出地址
-        const guard = setTimeout(() => reject(new Error(`场景的服务器 ${name} 30 秒还没有报出地址：${text}`)), 30_000);
-        child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
-          if (found) return void said.push(chunk);
-          text += chunk;
-          const url = text.match(/http:\/\/127\.0\.0\.1:\d+\S*(?=\s)/)?.[0];
-          if (!url) return;
-          [found, text] = [true, text.slice(text.indexOf("\n", text.indexOf(url)) + 1)];
-          said.push(text);
-          clearTimeout(guard);
-          resolve(url);
-        });
-        closed.then(() => (clearTimeout(guard), reject(new Error(`场景的服务器 ${name} 没有报出地址就退出了：${text}`))));
+  const start = async (name: string, argv: string[]) => {
+    const file = path.join(cwd, `server-${name}.json`); // 命令行的展开、编译和 mcp.json 是同一套（writeMcpJson）
+    await writeMcpJson(argv, file, { $NODE: process.execPath, $ROOT: ROOT, $WORK: cwd }, opts);
+    const [command, ...args] = JSON.parse(fs.readFileSync(file, "utf8")) as string[];
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", TZ: "UTC", ...(STRIPS_TYPES ? { NODE_COMPILE_CACHE: path.join(ROOT, ".cache", "node-compile-cache") } : {}) };
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "ignore", "pipe"] }); // 要别的环境变量，命令行前面写 env X=…
+    const said: string[] = [];
+    const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
+    started.push({ name, child, said, closed });
+    urls[`$URL_${name}`] = await new Promise<string>((resolve, reject) => {
+      let text = "";
+      let found = false;
+      // clock-ok: 只是防卡死的时限，正常几百毫秒就报出地址
+      const guard = setTimeout(() => reject(new Error(`场景的服务器 ${name} 30 秒还没有报出地址：${text}`)), 30_000);
+      child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+        if (found) return void said.push(chunk);
+        text += chunk;
+        const url = text.match(/(http|tcp):\/\/127\.0\.0\.1:\d+\S*(?=\s)/)?.[0];
+        if (!url) return;
+        [found, text] = [true, text.slice(text.indexOf("\n", text.indexOf(url)) + 1)];
+        said.push(text);
+        clearTimeout(guard);
+        resolve(url);
       });
-    }
-  } catch (e) {
+      closed.then(() => (clearTimeout(guard), reject(new Error(`场景的服务器 ${name} 没有报出地址就退出了：${text}`))));
+    });
+  };
+  // 一起起，谁先报出地址都行；都有了结果再收场，免得有一个起不来时另一个还在半路、没人去杀
+  const results = await Promise.allSettled(Object.entries(specs).map(([name, argv]) => start(name, argv)));
+  const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failure) {
     await stop();
-    throw e;
+    throw failure.reason;
   }
   return { urls, stop };
 }

@@ -49,9 +49,11 @@ let pending = "";
 upstream.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
   if (target) return void process.stderr.write(chunk);
   pending += chunk;
-  const found = pending.match(/http:\/\/127\.0\.0\.1:\d+/);
+  const found = pending.match(/(http|tcp):\/\/127\.0\.0\.1:\d+/);
   if (!found || !pending.slice(found.index!).includes("\n")) return;
   target = new URL(found[0]);
+  // 不是 HTTP 的（era.ts listen，mcp.json 里经 relay.ts 接过去的 stdio 服务器）：线路由 stdio 的窃听器录，这里只把地址转告出去
+  if (found[1] === "tcp") return void process.stderr.write(pending);
   const proxy = http.createServer(forward);
   proxy.listen(0, "127.0.0.1", () => {
     const { port } = proxy.address() as { port: number };

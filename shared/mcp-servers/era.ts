@@ -10,6 +10,13 @@
 // notifications/initialized、ping，几个请求没带 _meta）；这三种另有 plain 和 confirm：
 // 它们的结果在发出前被这里改过——plain 去掉 resultType（像更早的服务器那样），confirm 改成 resultType 为
 // "input_required" 的结果（2026-07-28 的服务器要客户端补充输入时就这样答），还夹着一句像是做完了的 content。依赖都在 devDependencies 里，不联网。
+//   listen   前五种（用 SDK 的）都在这一个进程里，按连接服务：在 stderr 上报出 tcp://127.0.0.1:端口，每个连接先发一行模式名，
+//            之后就是那个模式的 stdio 协议；mcp.json 里写 relay.ts。为什么：检查的是探路的时限，而起一个 SDK 服务器要几百毫秒 CPU，
+//            忙的机器上七个一起起，老服务器的回答会晚过时限——那样测的是机器有多忙，不是读者的代码。场景提前起好它（servers），
+//            harness 起的只是几乎不花时间的 relay
+import net from "node:net";
+import type { Readable, Writable } from "node:stream";
+
 const mode = process.argv[2] ?? "";
 const TOOLS = [
   { name: "add", description: "两数相加", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
@@ -18,23 +25,55 @@ const TOOLS = [
 const sum = (args: any) => ({ content: [{ type: "text", text: `${args?.a} + ${args?.b} = ${Number(args?.a) + Number(args?.b)}` }] });
 const text = (t: string) => ({ content: [{ type: "text", text: t }] });
 
-if (mode === "modern" || mode === "dual" || mode === "slow") await modern(mode !== "dual", mode === "slow");
-else if (mode === "legacy" || mode === "silent") await legacy(mode === "silent");
+const SDK_MODES = ["modern", "dual", "slow", "legacy", "silent"];
+if (mode === "listen") listen();
+else if (SDK_MODES.includes(mode)) await serve(mode, process.stdin, process.stdout);
 else if (mode === "future") future();
 else {
   console.error(`era: 不认得的模式 ${JSON.stringify(mode)}`);
   process.exit(2);
 }
 
-async function modern(only: boolean, slow: boolean) {
+// 一条连接（stdin/stdout，或者 listen 的一个 socket）上起一个这个模式的服务器。开始读以后才让 input 流动，一个字节都不丢
+function serve(mode: string, input: Readable, output: Writable): Promise<void> {
+  if (mode === "legacy" || mode === "silent") return legacy(mode, input, output);
+  return modern(mode, input, output);
+}
+
+function listen() {
+  const server = net.createServer((socket) => {
+    socket.on("error", () => {}); // relay 被杀掉时连接会被重置：这条连接结束就是了
+    let head = Buffer.alloc(0);
+    const first = (chunk: Buffer) => {
+      head = Buffer.concat([head, chunk]);
+      const at = head.indexOf(10);
+      if (at < 0) return;
+      socket.off("data", first);
+      socket.pause();
+      if (at + 1 < head.length) socket.unshift(head.subarray(at + 1));
+      const which = head.subarray(0, at).toString();
+      if (SDK_MODES.includes(which)) void serve(which, socket, socket);
+      else socket.destroy();
+    };
+    socket.on("data", first);
+  });
+  server.listen(0, "127.0.0.1", () => console.error(`era: 在 tcp://127.0.0.1:${(server.address() as net.AddressInfo).port} 上听（每个连接先说模式名）`));
+}
+
+async function modern(mode: string, input: Readable, output: Writable) {
+  const [only, slow] = [mode !== "dual", mode === "slow"];
   const { McpServer, fromJsonSchema } = await import("@modelcontextprotocol/server");
   const { serveStdio, StdioServerTransport } = await import("@modelcontextprotocol/server/stdio");
   const seen: Record<string, number> = { "server/discover": 0, initialize: 0, "notifications/initialized": 0, ping: 0 };
   let bare = 0; // 没带 _meta（协议版本）的请求
   const bend = new Map<unknown, string>(); // 请求 id → 要改它结果的工具名
-  const inner = new StdioServerTransport();
+  const inner = new StdioServerTransport(input, output);
+  input.once("close", () => void inner.close());
   const outer: any = {
-    start: () => inner.start(),
+    start: async () => {
+      await inner.start();
+      input.resume();
+    },
     close: () => inner.close(),
     send: (message: any) => {
       const tool = "id" in message && "result" in message ? bend.get(message.id) : undefined;
@@ -85,7 +124,8 @@ async function modern(only: boolean, slow: boolean) {
   );
 }
 
-async function legacy(silent: boolean) {
+async function legacy(mode: string, input: Readable, output: Writable) {
+  const silent = mode === "silent";
   const { Server } = await import("@modelcontextprotocol/sdk/server/index.js");
   const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
   const { CallToolRequestSchema, ListToolsRequestSchema, McpError } = await import("@modelcontextprotocol/sdk/types.js");
@@ -102,7 +142,10 @@ async function legacy(silent: boolean) {
     : async (request) => {
         throw new McpError(-32602, `不认得的请求 ${request.method}`);
       };
-  await server.connect(new StdioServerTransport());
+  const transport = new StdioServerTransport(input, output);
+  input.once("close", () => void transport.close());
+  await server.connect(transport);
+  input.resume();
 }
 
 function future() {
