@@ -4,7 +4,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import { createRequire } from "node:module";
+import { SourceMap, createRequire } from "node:module";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -251,7 +251,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
     else env[k] = v;
   }
 
-  const runner = opts.tsx ? [process.execPath, "--import", TSX, path.join(impl, "main.ts")] : await launcher(impl);
+  const runner = opts.tsx ? [process.execPath, "--import", TSX, path.join(impl, "main.ts")] : await launcher(impl, opts.live === true);
   const out = path.join(tmp, "transcript.txt");
   const fd = fs.openSync(out, "w");
   try {
@@ -306,7 +306,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
     stopInteracting();
     fs.writeSync(fd, await servers.stop());
     fs.closeSync(fd);
-    let transcript = normalizeTranscript(fs.readFileSync(out, "utf8"), paths);
+    let transcript = normalizeTranscript(remapStacks(fs.readFileSync(out, "utf8")), paths);
     // 终端的控制序列（光标移动、清行）和回车符不是内容
     if (s.spec.tty) transcript = transcript.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r+\n/g, "\n").replace(/\r/g, "");
     const bodies = model.requests.map((r) => r.body);
@@ -332,15 +332,43 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 
 // 编译一次、跑很多次：一个场景的运行只该花一次普通的 node 启动。自己会擦除类型的 Node 直接跑 main.ts（连同编译缓存）；
 // Node 20 上用 tsx 自带的 esbuild 把整章（或读者的目录）打成一个文件，按内容记下，内容不变就不再打。
-// 内联的 source map 加 --enable-source-maps：堆栈里照样是 .ts 文件的行号。map 里不带源码（sourcesContent）：
-// 行号只靠映射，要看那一行时 Node 去磁盘上读 .ts；每次启动少解码、少解析一大半，一次运行省 7 毫秒 CPU。
+// 打出来的文件带着内联的 source map（不带源码 sourcesContent，小一大半）。读者直接看着的运行（live：npm start、演示）
+// 加 --enable-source-maps，堆栈当场就是 .ts 的行号；场景的运行不加——那样每次启动都要解码、解析整个 map，
+// 一次运行多花 7 毫秒 CPU，而一千多次运行里几乎没有一次打堆栈。它的转录事后再对照 map 把行号换回来（remapStacks）。
 // --liftoff-only：fetch（undici）用编译成 WebAssembly 的 llhttp 解析 HTTP，Node 20 的 V8 在每个进程里都要在后台线程
 // 再用 TurboFan 把它优化编译一遍——一次场景运行约 40 毫秒 CPU，四分之一。场景收发的那几 KB 用基线编译器 Liftoff 就够了，
 // 行为不变（只是同一段 wasm 换了个编译器）。Node 24 上量过反而更慢，所以只在这里加
-export function launcher(impl: string): Promise<string[]> {
+export function launcher(impl: string, live = true): Promise<string[]> {
   const entry = path.join(impl, "main.ts");
   if (STRIPS_TYPES) return Promise.resolve([process.execPath, entry]);
-  return compiled(entry).then((out) => (out ? [process.execPath, "--liftoff-only", "--enable-source-maps", out] : [process.execPath, "--import", TSX, entry]));
+  const maps = live ? ["--enable-source-maps"] : [];
+  return compiled(entry).then((out) => (out ? [process.execPath, "--liftoff-only", ...maps, out] : [process.execPath, "--import", TSX, entry]));
+}
+
+// 转录里指向打好的 .mjs 的位置（堆栈的每一帧，和没接住的异常开头那一行“文件:行”）换回 .ts 的文件和行号，
+// 和 --enable-source-maps 当场换的一样
+const BUILT_POSITION = /(?:file:\/\/)?(\/[^\s():]*\/\.cache\/build\/[0-9a-f]+\/[^\s():]+\.mjs):(\d+)(?::(\d+))?/g;
+export function remapStacks(text: string): string {
+  const built = new Map<string, { map: SourceMap; lines: string[] } | undefined>();
+  return text.replace(BUILT_POSITION, (whole, file: string, line: string, column: string | undefined) => {
+    if (!built.has(file)) built.set(file, readBuilt(file));
+    const b = built.get(file);
+    if (!b) return whole;
+    const at = Number(line) - 1;
+    const col = column === undefined ? (b.lines[at]?.search(/\S/) ?? 0) : Number(column) - 1; // 没有列号：取那一行第一个字
+    const entry = b.map.findEntry(at, Math.max(col, 0)) as { originalSource?: string; originalLine?: number; originalColumn?: number };
+    if (!entry?.originalSource || entry.originalLine === undefined) return whole;
+    const source = entry.originalSource.startsWith("file:") ? fileURLToPath(entry.originalSource) : path.resolve(path.dirname(file), entry.originalSource);
+    return `${source}:${entry.originalLine + 1}${column === undefined ? "" : `:${(entry.originalColumn ?? 0) + 1}`}`;
+  });
+}
+
+function readBuilt(file: string): { map: SourceMap; lines: string[] } | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  const text = fs.readFileSync(file, "utf8");
+  const data = text.match(/\/\/# sourceMappingURL=data:application\/json;base64,([A-Za-z0-9+/=]+)\s*$/)?.[1];
+  if (!data) return undefined;
+  return { map: new SourceMap(JSON.parse(Buffer.from(data, "base64").toString("utf8"))), lines: text.split("\n") };
 }
 
 // 把一个 .ts 入口连同它 import 的一切打成一个 .mjs，按所在目录里全部 .ts 的内容记下：内容不变就不再打。
@@ -361,7 +389,7 @@ async function bundle(entry: string, key: string): Promise<string | undefined> {
   const esbuild = createRequire(TSX)("esbuild") as typeof import("esbuild");
   const partial = `${outfile}.${process.pid}.tmp`;
   try {
-    await esbuild.build({ entryPoints: [entry], outfile: partial, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", sourcemap: "inline", sourcesContent: false, logLevel: "silent" });
+    await esbuild.build({ entryPoints: [entry], outfile: partial, bundle: true, platform: "node", format: "esm", target: "node20", charset: "utf8", packages: "external", sourcemap: "inline", sourcesContent: false, logLevel: "silent" });
   } catch {
     return undefined;
   }
@@ -410,7 +438,7 @@ async function writeMcpJson(mcp: object, file: string, vars: Record<string, stri
 async function startServers(specs: Record<string, string[]>, cwd: string, opts: RunOptions): Promise<{ urls: Record<string, string>; stop(): Promise<string> }> {
   const started: { name: string; child: ChildProcess; said: string[]; closed: Promise<void> }[] = [];
   const stop = async () => {
-    for (const { child } of started) child.kill("SIGKILL");
+    for (const { child } of started) killGroup(child);
     await Promise.all(started.map((s) => s.closed));
     return [...started].sort((a, b) => (a.name < b.name ? -1 : 1)).flatMap((s) => s.said.splice(0)).join(""); // 一起起的，按名字排：转录不随谁先起来而变
   };
@@ -420,7 +448,8 @@ async function startServers(specs: Record<string, string[]>, cwd: string, opts: 
     await writeMcpJson(argv, file, { $NODE: process.execPath, $ROOT: ROOT, $WORK: cwd }, opts);
     const [command, ...args] = JSON.parse(fs.readFileSync(file, "utf8")) as string[];
     const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", TZ: "UTC", ...(STRIPS_TYPES ? { NODE_COMPILE_CACHE: path.join(ROOT, ".cache", "node-compile-cache") } : {}) };
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "ignore", "pipe"] }); // 要别的环境变量，命令行前面写 env X=…
+    // 要别的环境变量，命令行前面写 env X=…。自成一个进程组：杀的时候连它起的子进程一起（比如网页录线路时插在前面的窃听器和它后面的服务器）
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "ignore", "pipe"], detached: true });
     const said: string[] = [];
     const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
     started.push({ name, child, said, closed });
@@ -450,6 +479,14 @@ async function startServers(specs: Record<string, string[]>, cwd: string, opts: 
     throw failure.reason;
   }
   return { urls, stop };
+}
+
+function killGroup(child: ChildProcess) {
+  try {
+    if (child.pid) process.kill(-child.pid, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL"); // 组已经没了（它自己先退出了）
+  }
 }
 
 function tsFiles(dir: string, rel = ""): string[] {

@@ -6,7 +6,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { CHAPTERS, ROOT, chapterDirs, hasTerminalTool } from "../shared/scenario.ts";
+import { CHAPTERS, ROOT, chapterDirs, hasTerminalTool, listScenarios, runScenario } from "../shared/scenario.ts";
 import { startScriptedModel } from "../shared/scripted-model.ts";
 import { typecheckDir } from "../scripts/typecheck.ts";
 import { README, chapterIndex, indexInReadme } from "../scripts/chapter-index.ts";
@@ -114,6 +114,26 @@ describe("typecheckDir：用仓库的设置检查读者的目录", () => {
     assert.ok(message, "有类型错误却通过了");
     assert.match(message, new RegExp(`main\\.ts:${at + 1}:\\d+`));
     assert.match(message, /类型检查没通过：1 处错误/);
+  });
+});
+
+describe("场景的运行：读者代码里的 bug 留着指向 .ts 的堆栈", () => {
+  // Node 20 上场景跑的是打好的 .mjs，而且不加 --enable-source-maps（省 CPU）：转录里的位置是事后对照 map 换回来的
+  it("没接住的异常：开头那一行和每一帧都是 main.ts 的行号，不出现打好的 .mjs", async (t) => {
+    const dir = tempDir(t);
+    const copy = path.join(dir, "my01");
+    fs.cpSync(path.join(CHAPTERS, "01-hello"), copy, { recursive: true });
+    const main = path.join(copy, "main.ts");
+    const lines = fs.readFileSync(main, "utf8").split("\n");
+    const at = lines.findIndex((l) => l.startsWith("async function main()")) + 1;
+    lines.splice(at, 0, '  if (process.argv.length > 0) throw new TypeError("故意的 bug");');
+    fs.writeFileSync(main, lines.join("\n"));
+    const [scenario] = listScenarios("01-hello");
+    const run = await runScenario(scenario, copy);
+    assert.match(run.transcript, /TypeError: 故意的 bug/);
+    assert.match(run.transcript, new RegExp(`main\\.ts:${at + 1}\\n`), run.transcript);
+    assert.match(run.transcript, new RegExp(`at main \\(\\S*main\\.ts:${at + 1}:\\d+\\)`), run.transcript);
+    assert.doesNotMatch(run.transcript, /\.mjs/, run.transcript);
   });
 });
 
