@@ -376,20 +376,21 @@ function readBuilt(file: string): { map: SourceMap; lines: string[] } | undefine
 const builds = new Map<string, Promise<string | undefined>>();
 function compiled(entry: string): Promise<string | undefined> {
   const dir = path.dirname(entry);
-  const hash = createHash("sha256").update(entry).update("\0");
+  const hash = createHash("sha256").update(JSON.stringify(BUILD_OPTIONS)).update(entry).update("\0"); // 打法变了，旧的也作废
   for (const file of tsFiles(dir)) hash.update(file).update("\0").update(fs.readFileSync(path.join(dir, file))).update("\0");
   const key = hash.digest("hex").slice(0, 16);
   if (!builds.has(key)) builds.set(key, bundle(entry, key));
   return builds.get(key)!;
 }
 
+const BUILD_OPTIONS = { bundle: true, platform: "node", format: "esm", target: "node20", charset: "utf8", packages: "external", sourcemap: "inline", sourcesContent: false, logLevel: "silent" } as const;
 async function bundle(entry: string, key: string): Promise<string | undefined> {
   const outfile = path.join(ROOT, ".cache", "build", key, path.basename(entry).replace(/\.[cm]?ts$/, ".mjs"));
   if (fs.existsSync(outfile)) return outfile;
   const esbuild = createRequire(TSX)("esbuild") as typeof import("esbuild");
   const partial = `${outfile}.${process.pid}.tmp`;
   try {
-    await esbuild.build({ entryPoints: [entry], outfile: partial, bundle: true, platform: "node", format: "esm", target: "node20", charset: "utf8", packages: "external", sourcemap: "inline", sourcesContent: false, logLevel: "silent" });
+    await esbuild.build({ entryPoints: [entry], outfile: partial, ...BUILD_OPTIONS });
   } catch {
     return undefined;
   }
