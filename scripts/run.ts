@@ -33,14 +33,42 @@ export const green = color("32");
 export const red = color("31");
 
 // 子进程结束才结束：Ctrl-C 由终端发给整个进程组，子进程自己处理；父进程忽略它，等子进程收尾
+// kill、关掉终端（SIGTERM、SIGHUP）：不当场死掉——那样子进程成了孤儿、演示的临时目录也留下了——而是转给子进程，
+// 等它收完尾、这里的 finally 删掉临时目录，再带着这个信号的退出码走
 export async function whileChildRuns<T>(work: Promise<T>): Promise<T> {
   const ignore = () => {};
+  let caught: NodeJS.Signals | undefined;
+  const forward = (signal: NodeJS.Signals) => {
+    caught = signal;
+    for (const pid of childrenOf(process.pid)) {
+      try {
+        process.kill(pid, signal);
+      } catch {} // 它刚好自己退出了
+    }
+  };
   process.on("SIGINT", ignore);
+  process.on("SIGTERM", forward);
+  process.on("SIGHUP", forward);
   try {
     return await work;
   } finally {
     process.off("SIGINT", ignore);
+    process.off("SIGTERM", forward);
+    process.off("SIGHUP", forward);
+    if (caught) process.exitCode = 128 + os.constants.signals[caught];
   }
+}
+
+// 直接的子进程（/proc 里父进程号是 pid 的）
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.split(" ")[1] === String(pid)) children.push(Number(entry));
+    } catch {} // 读的时候它已经退出了
+  }
+  return children;
 }
 
 export function exitCodeOf(child: ChildProcess): Promise<number> {
@@ -85,14 +113,7 @@ export function runChapter(chapter: string, args: string[]): Promise<number> {
     env: envWithDotenv(),
     stdio: "inherit",
   });
-  // 父进程被 kill 时把信号转给子进程，别留下孤儿
-  const forward = (signal: NodeJS.Signals) => child.kill(signal);
-  process.on("SIGTERM", forward);
-  process.on("SIGHUP", forward);
-  return whileChildRuns(exitCodeOf(child)).finally(() => {
-    process.off("SIGTERM", forward);
-    process.off("SIGHUP", forward);
-  });
+  return whileChildRuns(exitCodeOf(child)); // 父进程被 kill 时把信号转给子进程，别留下孤儿
 }
 
 // 演示场景：scenario.json 里标了 "demo": true 的那个，没有就取第一个

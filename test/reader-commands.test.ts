@@ -258,7 +258,7 @@ describe("npm start", () => {
 // 没有密钥也能试 REPL：在伪终端里照读者的样子敲——每一句都等回到提示符“> ”再敲
 describe("npm run demo -- NN --repl：离线的 REPL", () => {
   const terminal = hasTerminalTool();
-  function repl(args: string[], steps: { after: string; send: string }[]) {
+  function repl(args: string[], steps: { after: string; send: string }[], done?: () => void) {
     const command = [process.execPath, "--import", TSX, path.join(ROOT, "scripts", "demo.ts"), ...args].map((a) => `'${a}'`).join(" ");
     const child = spawn("script", ["-qfec", command, "/dev/null"], {
       cwd: ROOT,
@@ -274,6 +274,7 @@ describe("npm run demo -- NN --repl：离线的 REPL", () => {
         const step = steps.shift()!;
         from = at + step.after.length;
         child.stdin.write(step.send);
+        if (steps.length === 0) done?.(); // 最后一步做完了
       }
     };
     child.stdout.on("data", onData);
@@ -291,6 +292,28 @@ describe("npm run demo -- NN --repl：离线的 REPL", () => {
     assert.match(output, /\[权限\] 允许执行 bash: ls 吗？\[y\/N\] y/);
     assert.match(output, /工具回来了[\s\S]*notes\.txt/);
     assert.equal(code, 0, output);
+  });
+
+  it("kill 掉 npm run demo（SIGTERM）：REPL 跟着收尾，临时目录删掉，不留进程", { skip: !terminal && "需要 util-linux 的 script", timeout: 60_000 }, async () => {
+    const pids = () => fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p));
+    const read = (file: string, link = false) => {
+      try {
+        return link ? fs.readlinkSync(file) : fs.readFileSync(file, "utf8");
+      } catch {
+        return ""; // 读的时候它已经退出了
+      }
+    };
+    // 回到提示符“> ”时，REPL 已经在等了：给 demo.ts 本人（script 的孙进程）发 SIGTERM，之后什么也不敲
+    const run = repl(["9", "--repl"], [{ after: "> ", send: "" }], () => {
+      const demo = pids().find((p) => /scripts\/demo\.ts\0+9\0+--repl/.test(read(`/proc/${p}/cmdline`)));
+      if (demo) process.kill(Number(demo), "SIGTERM");
+    });
+    const { output } = await run;
+    const tmp = output.match(/工作目录是临时的：(\S+)\/work/)?.[1];
+    assert.ok(tmp, output);
+    assert.equal(fs.existsSync(tmp), false, `临时目录 ${tmp} 还在\n${output}`);
+    const left = pids().filter((p) => read(`/proc/${p}/cwd`, true).startsWith(tmp));
+    assert.deepEqual(left, [], `还有进程待在 ${tmp} 里\n${output}`);
   });
 
   it("第 12 章：敲“慢一点”再按 Ctrl-C，打断的是这次请求，REPL 接着等", { skip: !terminal && "需要 util-linux 的 script", timeout: 60_000 }, async () => {
