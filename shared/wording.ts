@@ -2,6 +2,8 @@
 // 两处用它：test/readme-strings.test.ts 要求每章 README 一字不差地给出这一章新加、改过的措辞；
 // verify 检查读者的副本时，token 数跟着措辞变，它把副本和书上这一章的请求放在一起比，说清差在哪一句。
 
+import os from "node:os";
+
 // 标签 → 文字，按第一次出现的顺序。标签是给读者看的：“system prompt”“sub_agent 的描述”“bash 的参数 command 的描述”
 export function wordingOf(bodies: any[]): Map<string, string> {
   const out = new Map<string, string>();
@@ -33,21 +35,33 @@ function parameters(tool: string, prefix: string, schema: any, out: Map<string, 
   }
 }
 
-// 副本的请求和书上的差在哪：每处一句，比如“sub_agent 的描述比书上多 5 个字：书上 “…”，你的 “…””。措辞一样就是空数组
+// 副本的措辞和书上的差在哪：每处一句，比如“sub_agent 的描述比书上多 5 个字：书上 “…”，你的 “…””。措辞一样就是空数组
 export function wordingNotes(book: any[], copy: any[]): string[] {
-  const ours = wordingOf(book);
-  const theirs = wordingOf(copy);
+  const ours = wordingOf(book.map(withoutTmp));
+  const theirs = wordingOf(copy.map(withoutTmp));
   const notes: string[] = [];
   for (const [label, text] of ours) {
     const other = theirs.get(label);
-    if (other === undefined) notes.push(`书上的请求里有${label}，你的没有`);
+    if (other === undefined) notes.push(`书上的请求里有 ${label}，你的没有`);
     else if (other !== text) notes.push(label.endsWith("system prompt") ? linesDiffer(label, text, other) : differ(label, text, other));
   }
-  for (const label of theirs.keys()) if (!ours.has(label)) notes.push(`你的请求里多了${label}：${excerpt(theirs.get(label)!, 0)}`);
-  if (notes.length === 0 && JSON.stringify(book.map((b) => b?.tools)) !== JSON.stringify(copy.map((b) => b?.tools))) {
-    notes.push("tools 数组的写法和书上不同（描述都一样：是字段的顺序、或者多了少了字段）");
+  for (const label of theirs.keys()) if (!ours.has(label)) notes.push(`你的请求里多了 ${label}：${excerpt(theirs.get(label)!, 0)}`);
+  // 描述都一样，声明的 JSON 却不同：字段的顺序、多了少了字段，也都算在 token 里
+  const declared = specs(book);
+  for (const [name, spec] of specs(copy)) {
+    if (notes.length === 0 && declared.has(name) && declared.get(name) !== spec) notes.push(`${name} 的声明写法和书上不同（描述都一样：是字段的顺序，或者多了少了字段）`);
   }
   return notes;
+}
+
+// 每个工具第一次出现时的声明（JSON）。只按名字比：哪次请求带了哪几个工具是行为，不是措辞
+function specs(bodies: any[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const t of bodies.flatMap((b) => b?.tools ?? [])) {
+    const name = String((t?.function ?? t)?.name);
+    if (!out.has(name)) out.set(name, JSON.stringify(t));
+  }
+  return out;
 }
 
 // system prompt 按行比：说的是第几行
@@ -56,9 +70,9 @@ function linesDiffer(label: string, ours: string, theirs: string): string {
   const b = theirs.split("\n");
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (i === a.length) return `${label}比书上多了第 ${i + 1} 行起的 ${b.length - a.length} 行：${excerpt(b[i], 0)}`;
-  if (i === b.length) return `${label}比书上少了第 ${i + 1} 行起的 ${a.length - b.length} 行：书上是 ${excerpt(a[i], 0)}`;
-  return differ(`${label}的第 ${i + 1} 行`, a[i], b[i]);
+  if (i === a.length) return `${label} 比书上多了第 ${i + 1} 行起的 ${b.length - a.length} 行：${excerpt(b[i], 0)}`;
+  if (i === b.length) return `${label} 比书上少了第 ${i + 1} 行起的 ${a.length - b.length} 行：书上是 ${excerpt(a[i], 0)}`;
+  return differ(`${label} 的第 ${i + 1} 行`, a[i], b[i]);
 }
 
 function differ(label: string, ours: string, theirs: string): string {
@@ -77,4 +91,29 @@ function excerpt(text: string, at: number): string {
   const from = Math.max(0, at - 10);
   const shown = chars.slice(from, from + 40).join("");
   return `“${from > 0 ? "…" : ""}${shown}${from + 40 < chars.length ? "…" : ""}”`;
+}
+
+// 措辞都一样、数字还是不同时：第一处不同的请求内容（工具结果、历史里的消息）
+export function firstRequestDifference(book: any[], copy: any[]): string | undefined {
+  [book, copy] = [book.map(withoutTmp), copy.map(withoutTmp)];
+  const text = (m: any) => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? null)) + JSON.stringify(m?.tool_calls ?? "");
+  const names = (body: any) => (body?.tools ?? []).map((t: any) => (t?.function ?? t)?.name).join("、");
+  for (let i = 0; i < Math.max(book.length, copy.length); i++) {
+    if (names(book[i]) !== names(copy[i])) return `第 ${i + 1} 次请求带的工具和书上不同：书上 ${names(book[i]) || "（没有）"}，你的 ${names(copy[i]) || "（没有）"}`;
+    const a: any[] = book[i]?.messages ?? [];
+    const b: any[] = copy[i]?.messages ?? [];
+    for (let j = 0; j < Math.max(a.length, b.length); j++) {
+      if (a[j]?.role === b[j]?.role && text(a[j]) === text(b[j])) continue;
+      const role = b[j]?.role ?? a[j]?.role;
+      if (!a[j] || !b[j]) return `第 ${i + 1} 次请求的消息条数和书上不同（书上 ${a.length} 条，你的 ${b.length} 条）`;
+      return differ(`第 ${i + 1} 次请求的第 ${j + 1} 条消息（${role}）`, text(a[j]), text(b[j]));
+    }
+  }
+  return undefined;
+}
+
+// 两次运行的临时目录（工作目录就在里面）不同，system prompt 里的“工作目录：…”不算措辞的差别
+const TMP = new RegExp(os.tmpdir().replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "/lh-[^/\"\\s]+", "g");
+function withoutTmp(body: any): any {
+  return JSON.parse(JSON.stringify(body ?? null).replace(TMP, "$$TMP"));
 }
