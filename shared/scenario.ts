@@ -77,6 +77,7 @@ export interface RunResult {
   records: RecordedRequest[]; // 同上，连同状态码与被拒绝的原因
   unusedTurns: number[]; // 脚本里没用到的轮
   timedOut: boolean; // 撞上了场景的时限
+  quiet?: boolean; // harness 自己一个字也没打印（服务器说的话、[退出码] 这些运行器添上的行不算）
 }
 
 export function chapterDirs(): string[] {
@@ -274,6 +275,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
     });
     let exitCode: number | null = 0;
     let timedOut = false;
+    let printed = 0;
     for (const run of runs) {
       if (s.spec.runs) {
         const header = `$ npm run ch -- ${Number(s.chapter.slice(0, 2))} ${(run.args ?? []).map(shellWord).join(" ")}`.trimEnd() + "\n";
@@ -281,6 +283,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
         else fs.writeSync(fd, header);
       }
       const command = [...runner, ...(run.args ?? [])];
+      const before = opts.live ? 0 : fs.fstatSync(fd).size;
       exitCode = await new Promise<number | null>((resolve) => {
         child = opts.live
           ? spawnLive(command, work, env, s.spec.tty, tee, run === runs.at(-1) ? opts.lastStderr : undefined)
@@ -306,6 +309,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
           resolve(signal ? 128 + (os.constants.signals[signal] ?? 0) : code);
         });
       });
+      if (!opts.live) printed += fs.fstatSync(fd).size - before;
       if (exitCode !== 0) fs.writeSync(fd, `[退出码 ${exitCode}]\n`);
     }
     stopInteracting();
@@ -316,7 +320,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
     if (s.spec.tty) transcript = transcript.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r+\n/g, "\n").replace(/\r/g, "");
     const bodies = model.requests.map((r) => r.body);
     const leftovers = await leftoverProcesses(tmp);
-    return { transcript, exitCode, requests: bodies.length, bodies, records: model.requests, unusedTurns: model.unusedTurns(), timedOut, leftovers };
+    return { transcript, exitCode, requests: bodies.length, bodies, records: model.requests, unusedTurns: model.unusedTurns(), timedOut, leftovers, quiet: printed === 0 };
   } finally {
     await servers.stop();
     await model.close();

@@ -48,6 +48,16 @@ const MUTANTS: Mutant[] = [
     because: /gone/,
   },
   {
+    // 读者真犯过的错：等重新握手的那个 Promise 永远不兑现，事件循环空了，harness 一个字也没打印就以退出码 0 结束。
+    // 检查器要先说这件事，而不是怪排在第一个的服务器
+    name: "404 以后等一个永远不会兑现的 Promise（提示 5）",
+    file: "http.ts",
+    from: "await this.renewing;",
+    to: "await new Promise<void>(() => {});",
+    fails: "不守规矩的远程服务只换来一行警告",
+    because: /^harness 什么也没打印就以退出码 0 结束了：多半是某个 Promise 永远不会有结果、事件循环空了/,
+  },
+  {
     name: "不看 Content-Type，什么都当 JSON 读（提示 3）",
     file: "http.ts",
     from: 'if (type === "application/json") {',
