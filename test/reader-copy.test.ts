@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, it, type TestContext } from "node:test";
 import { CHAPTERS, ROOT } from "../shared/scenario.ts";
+import { firstRequestDifference, wordingNotes } from "../shared/wording.ts";
 
 const TSX = import.meta.resolve("tsx");
 const CHAPTER = path.join(CHAPTERS, "18-sub-agent");
@@ -70,5 +71,42 @@ describe("照第 18 章的 README 敲的副本：verify --own 看行为，措辞
     assert.equal(code, 1, output);
     assert.match(output, /✗ delegate \[deepseek\]\n.*\n    转录：第 3 行第 1 个字符不同：期望 “ ” U\+0020，实际 “错” U\+9519\n      期望:   │ \[round 1 输入 594 tokens，命中缓存 448\]/);
     assert.match(output, /脚本模型拒绝了第 2 次请求：第 2 轮检查失败：tools 应为 \["read_file","bash","write_file","edit_file"\]，实际是 \["read_file","bash","write_file","edit_file","sub_agent"\]/);
+  });
+});
+
+// 注是怎么写出来的：两边的请求体放在一起比
+describe("wordingNotes：副本的措辞和书上差在哪", () => {
+  const tool = (name: string, description: string, task = "完整的任务说明") => ({
+    type: "function",
+    function: { name, description, parameters: { type: "object", properties: { task: { type: "string", description: task } } } },
+  });
+  const body = (system: string, ...tools: object[]) => ({ messages: [{ role: "system", content: system }, { role: "user", content: "你好" }], tools });
+  const book = [body("你是助手。\n工作目录：/w", tool("sub_agent", "派一个子 agent。"))];
+
+  it("一样：没有注", () => assert.deepEqual(wordingNotes(book, book), []));
+
+  it("system prompt 说是第几行，描述说多了几个字，参数描述也算", () => {
+    const copy = [body("你是助手。\n工作目录在：/w", tool("sub_agent", "派一个子 agent 去做。", "任务"))];
+    assert.deepEqual(wordingNotes(book, copy), [
+      "sub_agent 的描述比书上多 3 个字：书上 “派一个子 agent。”，你的 “派一个子 agent 去做。”",
+      "sub_agent 的参数 task 的描述比书上少 5 个字：书上 “完整的任务说明”，你的 “任务”",
+      "system prompt 的第 2 行比书上多 1 个字：书上 “工作目录：/w”，你的 “工作目录在：/w”",
+    ]);
+  });
+
+  it("少了、多了一个工具；描述一样、声明的写法不同", () => {
+    assert.deepEqual(wordingNotes(book, [body("你是助手。\n工作目录：/w", tool("todo", "记下来。"))]), [
+      "书上的请求里有 sub_agent 的描述，你的没有",
+      "书上的请求里有 sub_agent 的参数 task 的描述，你的没有",
+      "你的请求里多了 todo 的描述：“记下来。”",
+      "你的请求里多了 todo 的参数 task 的描述：“完整的任务说明”",
+    ]);
+    const reordered = { type: "function", function: { description: "派一个子 agent。", name: "sub_agent", parameters: tool("sub_agent", "").function.parameters } };
+    assert.deepEqual(wordingNotes(book, [body("你是助手。\n工作目录：/w", reordered)]), ["sub_agent 的声明写法和书上不同（描述都一样：是字段的顺序，或者多了少了字段）"]);
+  });
+
+  it("措辞都一样：说第一处不同的请求内容", () => {
+    const copy = [{ ...book[0], messages: [book[0].messages[0], { role: "user", content: "您好" }] }];
+    assert.match(firstRequestDifference(book, copy)!, /^第 1 次请求的第 2 条消息（user）和书上一样长、措辞不同：书上 “你好.*”，你的 “您好.*”$/);
   });
 });
