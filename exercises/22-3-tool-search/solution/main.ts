@@ -3,7 +3,8 @@
 // 打印和收尾（进程钩子）归这里，mcp.ts 只管连接。
 import { RoundLimitError, runAgent } from "./agent.ts";
 import { InterruptError, Interrupter } from "./interrupt.ts";
-import { connectMcpServers, type McpClient } from "./mcp.ts";
+import type { McpClient } from "./mcp-client.ts";
+import { connectMcpServers } from "./mcp.ts";
 import { ConfigError, ModelError, loadConfig, type Message } from "./model.ts";
 import { buildSystemPrompt, skillList } from "./prompt.ts";
 import { guard, loadPolicy } from "./permissions.ts";

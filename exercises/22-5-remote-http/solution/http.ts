@@ -7,7 +7,7 @@ import type { ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { PassThrough, Writable } from "node:stream";
 import { LineSplitter, MAX_LINE, type Id } from "./jsonrpc.ts";
-import type { ServerConfig } from "./mcp.ts";
+import type { ServerConfig } from "./mcp-config.ts";
 import { LineTooLongError, readSSE, StreamEndedError } from "./sse.ts";
 import { safeLine } from "./terminal.ts";
 
