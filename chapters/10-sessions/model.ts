@@ -1,6 +1,6 @@
 // model.ts：模型配置（环境变量）和对 /chat/completions 的请求；一切失败都归成一句中文。
-// 第 05 章改动：请求带上工具声明（ToolSpec）；回答里的 tool_calls 从流式碎片拼回完整的调用；
-// 带工具调用的那条消息留着 reasoning_content（DeepSeek 要它回来），别的思考只给人看。
+// 第 06 章改动：envInt()——读一个整数的环境变量、查下限，说错了就是 ConfigError。
+// 第一个用它的是 main.ts 的 HARNESS_MAX_ROUNDS；以后再有整数设置，也都从这里读，报错的说法一个样。
 import { readSSE, StreamEndedError } from "./sse.ts";
 import { safeLine } from "./terminal.ts";
 
@@ -39,6 +39,14 @@ export type Message =
 
 // 读者自己改得好的错（缺密钥、地址写错）：退出码 2
 export class ConfigError extends Error {}
+
+// 一个整数的环境变量：没设就用默认值；不是整数、或者小于 min，就是配置错误，说清要什么（unit：单位，写进说明）
+export function envInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, unit = ""): number {
+  const n = Number(env[name] ?? fallback);
+  const want = (min === 1 ? "正整数" : `不小于 ${min} 的整数`) + (unit ? `（${unit}）` : "");
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} 要是${want}，现在是 ${env[name]}`);
+  return n;
+}
 
 // 模型服务那头的错（HTTP 错误、连不上、回的不是 JSON）：退出码 1
 export class ModelError extends Error {}

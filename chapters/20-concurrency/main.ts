@@ -2,7 +2,7 @@
 // 第 19 章改动：登记 todo_write（在 sub_agent 之前，子 agent 也能更新同一张清单）。
 import { RoundLimitError, runAgent } from "./agent.ts";
 import { InterruptError, Interrupter } from "./interrupt.ts";
-import { ConfigError, ModelError, loadConfig, type Message } from "./model.ts";
+import { ConfigError, ModelError, envInt, loadConfig, type Message } from "./model.ts";
 import { buildSystemPrompt, skillList } from "./prompt.ts";
 import { guard, loadPolicy } from "./permissions.ts";
 import { Registry } from "./registry.ts";
@@ -54,8 +54,7 @@ async function main() {
   registry.register(guard(editFileTool, policy, ask));
   if (skills.length > 0) registry.register(loadSkillTool(skills));
   registry.register(todoTool(new TodoList()));
-  const maxRounds = Number(process.env.HARNESS_MAX_ROUNDS ?? 20);
-  if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new ConfigError(`HARNESS_MAX_ROUNDS 要是正整数，现在是 ${process.env.HARNESS_MAX_ROUNDS}`);
+  const maxRounds = envInt(process.env, "HARNESS_MAX_ROUNDS", 20, 1);
   const budget = Number(process.env.HARNESS_TOOL_BUDGET ?? 20_000);
   if (!Number.isInteger(budget) || budget < 100) throw new ConfigError(`HARNESS_TOOL_BUDGET 要是不小于 100 的整数（字符数），现在是 ${process.env.HARNESS_TOOL_BUDGET}`);
   const compactAt = Number(process.env.HARNESS_COMPACT_AT ?? 60_000);

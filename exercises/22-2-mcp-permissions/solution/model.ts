@@ -48,6 +48,14 @@ export type Message =
 // 读者自己改得好的错（缺密钥、地址写错）：退出码 2
 export class ConfigError extends Error {}
 
+// 一个整数的环境变量：没设就用默认值；不是整数、或者小于 min，就是配置错误，说清要什么（unit：单位，写进说明）
+export function envInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, unit = ""): number {
+  const n = Number(env[name] ?? fallback);
+  const want = (min === 1 ? "正整数" : `不小于 ${min} 的整数`) + (unit ? `（${unit}）` : "");
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} 要是${want}，现在是 ${env[name]}`);
+  return n;
+}
+
 // 模型服务那头的错（HTTP 错误、连不上、回的不是 JSON）：退出码 1。
 // retryable：过一会儿再试可能就好（429、5xx、连不上、流断了）；retryAfterMs：服务端要求等多久
 export class ModelError extends Error {
@@ -71,17 +79,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): ModelConfig {
     );
   }
   const retry = {
-    retries: count(env, "HARNESS_RETRIES", 3),
-    baseMs: count(env, "HARNESS_RETRY_BASE_MS", 1000),
-    timeoutMs: Math.max(1, count(env, "HARNESS_TIMEOUT_MS", 600_000)), // 0 毫秒的超时等于每个请求都立刻失败
+    retries: envInt(env, "HARNESS_RETRIES", 3, 0),
+    baseMs: envInt(env, "HARNESS_RETRY_BASE_MS", 1000, 0),
+    timeoutMs: Math.max(1, envInt(env, "HARNESS_TIMEOUT_MS", 600_000, 0)), // 0 毫秒的超时等于每个请求都立刻失败
   };
   return { baseUrl, apiKey, model: env.HARNESS_MODEL || "deepseek-chat", retry };
-}
-
-function count(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const n = Number(env[name] ?? fallback);
-  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} 要是不小于 0 的整数，现在是 ${env[name]}`);
-  return n;
 }
 
 function isLocal(url: string): boolean {

@@ -5,7 +5,7 @@ import { RoundLimitError, runAgent } from "./agent.ts";
 import { InterruptError, Interrupter } from "./interrupt.ts";
 import type { McpClient } from "./mcp-client.ts";
 import { connectMcpServers } from "./mcp.ts";
-import { ConfigError, ModelError, loadConfig, type Message } from "./model.ts";
+import { ConfigError, ModelError, envInt, loadConfig, type Message } from "./model.ts";
 import { buildSystemPrompt, skillList } from "./prompt.ts";
 import { guard, loadPolicy } from "./permissions.ts";
 import { Registry } from "./registry.ts";
@@ -80,8 +80,7 @@ async function main() {
     if (!resuming) history[0] = { role: "system", content: `${history[0].content}\n\n${list}` };
     console.error(`[工具搜索：MCP 工具 ${mcp.tools.length} 个，多过 ${searchAt} 个，上面那些声明不进 tools 数组，换成 mcp_describe、mcp_call；清单约 ${estimateText(list)} tokens，随 system prompt 每轮都算钱]`);
   }
-  const maxRounds = Number(process.env.HARNESS_MAX_ROUNDS ?? 20);
-  if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new ConfigError(`HARNESS_MAX_ROUNDS 要是正整数，现在是 ${process.env.HARNESS_MAX_ROUNDS}`);
+  const maxRounds = envInt(process.env, "HARNESS_MAX_ROUNDS", 20, 1);
   const budget = Number(process.env.HARNESS_TOOL_BUDGET ?? 20_000);
   if (!Number.isInteger(budget) || budget < 100) throw new ConfigError(`HARNESS_TOOL_BUDGET 要是不小于 100 的整数（字符数），现在是 ${process.env.HARNESS_TOOL_BUDGET}`);
   const compactAt = Number(process.env.HARNESS_COMPACT_AT ?? 60_000);

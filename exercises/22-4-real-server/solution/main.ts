@@ -5,7 +5,7 @@ import { RoundLimitError, runAgent } from "./agent.ts";
 import { InterruptError, Interrupter } from "./interrupt.ts";
 import type { McpClient } from "./mcp-client.ts";
 import { connectMcpServers } from "./mcp.ts";
-import { ConfigError, ModelError, loadConfig, type Message } from "./model.ts";
+import { ConfigError, ModelError, envInt, loadConfig, type Message } from "./model.ts";
 import { buildSystemPrompt, skillList } from "./prompt.ts";
 import { guard, loadPolicy } from "./permissions.ts";
 import { Registry } from "./registry.ts";
@@ -68,8 +68,7 @@ async function main() {
   process.once("beforeExit", () => void mcp.close());
   started.splice(0, started.length, ...mcp.clients); // 握手失败的早已杀掉，它的进程组号可能被别人用上了：不再对它发信号
   for (const tool of mcp.tools) registry.register(tool);
-  const maxRounds = Number(process.env.HARNESS_MAX_ROUNDS ?? 20);
-  if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new ConfigError(`HARNESS_MAX_ROUNDS 要是正整数，现在是 ${process.env.HARNESS_MAX_ROUNDS}`);
+  const maxRounds = envInt(process.env, "HARNESS_MAX_ROUNDS", 20, 1);
   const budget = Number(process.env.HARNESS_TOOL_BUDGET ?? 20_000);
   if (!Number.isInteger(budget) || budget < 100) throw new ConfigError(`HARNESS_TOOL_BUDGET 要是不小于 100 的整数（字符数），现在是 ${process.env.HARNESS_TOOL_BUDGET}`);
   const compactAt = Number(process.env.HARNESS_COMPACT_AT ?? 60_000);
