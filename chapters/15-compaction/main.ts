@@ -43,10 +43,8 @@ async function main() {
   registry.register(guard(writeFileTool, policy, ask));
   registry.register(guard(editFileTool, policy, ask));
   const maxRounds = envInt(process.env, "HARNESS_MAX_ROUNDS", 20, 1);
-  const budget = Number(process.env.HARNESS_TOOL_BUDGET ?? 20_000);
-  if (!Number.isInteger(budget) || budget < 100) throw new ConfigError(`HARNESS_TOOL_BUDGET 要是不小于 100 的整数（字符数），现在是 ${process.env.HARNESS_TOOL_BUDGET}`);
-  const compactAt = Number(process.env.HARNESS_COMPACT_AT ?? 60_000);
-  if (!Number.isInteger(compactAt) || compactAt < 1) throw new ConfigError(`HARNESS_COMPACT_AT 要是正整数（tokens），现在是 ${process.env.HARNESS_COMPACT_AT}`);
+  const budget = envInt(process.env, "HARNESS_TOOL_BUDGET", 20_000, 100, "字符数");
+  const compactAt = envInt(process.env, "HARNESS_COMPACT_AT", 60_000, 1, "tokens");
 
   const interrupter = new Interrupter();
 

@@ -69,8 +69,7 @@ async function main() {
   process.once("beforeExit", () => void mcp.close());
   started.splice(0, started.length, ...mcp.clients); // 握手失败的早已杀掉，它的进程组号可能被别人用上了：不再对它发信号
   // 练习 22-3：MCP 工具多过 HARNESS_TOOL_SEARCH_AT 个，声明就撤出 tools 数组，换成两个桥工具；名字和一句话描述写进 system prompt
-  const searchAt = Number(process.env.HARNESS_TOOL_SEARCH_AT ?? 10);
-  if (!Number.isInteger(searchAt) || searchAt < 0) throw new ConfigError(`HARNESS_TOOL_SEARCH_AT 要是不小于 0 的整数（MCP 工具数），现在是 ${process.env.HARNESS_TOOL_SEARCH_AT}`);
+  const searchAt = envInt(process.env, "HARNESS_TOOL_SEARCH_AT", 10, 0, "MCP 工具数");
   if (mcp.tools.length <= searchAt) for (const tool of mcp.tools) registry.register(tool);
   else {
     registry.register(mcpDescribeTool(mcp.tools));
@@ -81,10 +80,8 @@ async function main() {
     console.error(`[工具搜索：MCP 工具 ${mcp.tools.length} 个，多过 ${searchAt} 个，上面那些声明不进 tools 数组，换成 mcp_describe、mcp_call；清单约 ${estimateText(list)} tokens，随 system prompt 每轮都算钱]`);
   }
   const maxRounds = envInt(process.env, "HARNESS_MAX_ROUNDS", 20, 1);
-  const budget = Number(process.env.HARNESS_TOOL_BUDGET ?? 20_000);
-  if (!Number.isInteger(budget) || budget < 100) throw new ConfigError(`HARNESS_TOOL_BUDGET 要是不小于 100 的整数（字符数），现在是 ${process.env.HARNESS_TOOL_BUDGET}`);
-  const compactAt = Number(process.env.HARNESS_COMPACT_AT ?? 60_000);
-  if (!Number.isInteger(compactAt) || compactAt < 1) throw new ConfigError(`HARNESS_COMPACT_AT 要是正整数（tokens），现在是 ${process.env.HARNESS_COMPACT_AT}`);
+  const budget = envInt(process.env, "HARNESS_TOOL_BUDGET", 20_000, 100, "字符数");
+  const compactAt = envInt(process.env, "HARNESS_COMPACT_AT", 60_000, 1, "tokens");
   const ledger = new UsageLedger();
   // sub_agent 和 workflow 最后登记：它们派出的子 agent 拿到的注册表快照里是此前登记的全部工具，唯独没有这两个
   const system = String(history[0]?.content ?? "");

@@ -69,10 +69,8 @@ async function main() {
   started.splice(0, started.length, ...mcp.clients); // 握手失败的早已杀掉，它的进程组号可能被别人用上了：不再对它发信号
   for (const tool of mcp.tools) registry.register(tool);
   const maxRounds = envInt(process.env, "HARNESS_MAX_ROUNDS", 20, 1);
-  const budget = Number(process.env.HARNESS_TOOL_BUDGET ?? 20_000);
-  if (!Number.isInteger(budget) || budget < 100) throw new ConfigError(`HARNESS_TOOL_BUDGET 要是不小于 100 的整数（字符数），现在是 ${process.env.HARNESS_TOOL_BUDGET}`);
-  const compactAt = Number(process.env.HARNESS_COMPACT_AT ?? 60_000);
-  if (!Number.isInteger(compactAt) || compactAt < 1) throw new ConfigError(`HARNESS_COMPACT_AT 要是正整数（tokens），现在是 ${process.env.HARNESS_COMPACT_AT}`);
+  const budget = envInt(process.env, "HARNESS_TOOL_BUDGET", 20_000, 100, "字符数");
+  const compactAt = envInt(process.env, "HARNESS_COMPACT_AT", 60_000, 1, "tokens");
   // 练习 22-4：服务器的工具变了，注册表跟着换，下一轮的 tools 数组就是它此刻的工具（子 agent 的快照不跟着变）；
   // 服务器的使用说明写进 system prompt。接着的会话沿用存下的 system prompt（前缀不变），不再改它
   mcp.follow((removed, added) => {

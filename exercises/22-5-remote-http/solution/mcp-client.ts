@@ -2,10 +2,10 @@
 // 第 22 章新增。起进程（自成进程组、只给安全的环境变量）、在途表（响应按 id 对号入座）、
 // 对方不守协议时断开、收尾时关 stdin → SIGTERM → SIGKILL。帧的格式在 jsonrpc.ts。
 import { spawn, type ChildProcess } from "node:child_process";
-import { httpProcess, isHttp } from "./http.ts";
 import { encode, LineSplitter, MAX_LINE, type Id } from "./jsonrpc.ts";
 import { type ServerConfig, toStderr, safely, isObject, show, clip } from "./mcp-config.ts";
 import { pipeStderr, socket } from "./mcp-stderr.ts";
+import { httpProcess, isHttp } from "./http.ts"; // 练习 22-5
 
 // 子进程只拿到这几个环境变量，再加上配置里写明的：我们自己的环境里有 API 密钥，
 // 一个别人写的服务器没有理由看到它（官方 SDK 的默认值也是这一组）

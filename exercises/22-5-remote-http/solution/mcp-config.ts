@@ -3,9 +3,9 @@
 // 后面几个文件共用的小工具也在这里：isObject、show（把别人的值放进一行警告）、safely（日志行先显形）。
 import fs from "node:fs";
 import path from "node:path";
-import { httpConfig } from "./http.ts";
 import { describeJsonError } from "./json.ts";
 import { safeLine } from "./terminal.ts";
+import { httpConfig } from "./http.ts"; // 练习 22-5
 
 export interface ServerConfig {
   command: string;
