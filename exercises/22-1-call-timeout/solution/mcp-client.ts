@@ -12,6 +12,15 @@ import { pipeStderr, socket } from "./mcp-stderr.ts";
 // 一个别人写的服务器没有理由看到它（官方 SDK 的默认值也是这一组）
 const SAFE_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "LANG", "LC_ALL", "LC_CTYPE", "TZ"];
 
+// 收尾时每一步（关了 stdin 等它退出、SIGTERM 之后再等）最多等多久
+export const CLOSE_GRACE_MS = 2000;
+
+// 客户端守的两个上限。默认是上面和 jsonrpc.ts 里的常量；main.ts 从环境变量读，测试把它们调小，不必真的收 64 MiB、真的等两秒
+export interface Limits {
+  maxLine?: number; // 一条消息最长多少字节，默认 MAX_LINE
+  closeGraceMs?: number; // 默认 CLOSE_GRACE_MS
+}
+
 interface Pending {
   resolve(result: unknown): void;
   reject(error: Error): void;
@@ -27,21 +36,23 @@ export class McpClient {
   private nextId = 1;
   private gone: string | undefined; // 进程退出或者被我们断开以后，这里是原因：之后的请求都以它失败
   private readonly log: (line: string) => void;
+  readonly limits: Required<Limits>;
   private readonly timeoutMs: number;
   private readonly startupTimeoutMs: number;
 
-  private constructor(name: string, child: ChildProcess, log: (line: string) => void, timeoutMs: number, startupTimeoutMs: number) {
+  private constructor(name: string, child: ChildProcess, log: (line: string) => void, limits: Limits, timeoutMs: number, startupTimeoutMs: number) {
     this.name = name;
     this.timeoutMs = timeoutMs;
     this.startupTimeoutMs = startupTimeoutMs;
     this.child = child;
     this.log = safely(log);
+    this.limits = { maxLine: limits.maxLine ?? MAX_LINE, closeGraceMs: limits.closeGraceMs ?? CLOSE_GRACE_MS };
     pipeStderr(child, (line) => this.log(`[MCP 服务 "${name}" 的日志] ${line}`));
-    const lines = new LineSplitter();
+    const lines = new LineSplitter(this.limits.maxLine);
     const onLine = (line: string) => this.receive(line);
     // stdout 上的消息当场处理（stderr 的日志和退出才晚一拍，见 warn 和下面的 exit）
     child.stdout!.on("data", (chunk: Buffer) => {
-      if (!lines.push(chunk, onLine)) this.disconnect(`发来的一条消息超过了 ${MAX_LINE / 1024 / 1024} MiB`);
+      if (!lines.push(chunk, onLine)) this.disconnect(`发来的一条消息超过了 ${this.limits.maxLine / 1024 / 1024} MiB`);
     });
     child.stdin!.on("error", () => {}); // 进程死了还往里写会 EPIPE；失败由下面的 exit 统一交代
     // 退出也晚一拍：排在它前面的 stdout（临死前发出的回答）先对号入座
@@ -56,7 +67,7 @@ export class McpClient {
   }
 
   // spawn 的失败（命令不存在）在 Node 里是异步的 "error" 事件，要等 "spawn" 事件才算真的起来了
-  static start(name: string, config: ServerConfig, log = toStderr): Promise<McpClient> {
+  static start(name: string, config: ServerConfig, log = toStderr, limits: Limits = {}): Promise<McpClient> {
     const env: Record<string, string> = {};
     for (const key of SAFE_ENV) if (process.env[key] !== undefined) env[key] = process.env[key]!;
     Object.assign(env, config.env);
@@ -70,7 +81,7 @@ export class McpClient {
       child.once("spawn", () => {
         child.off("error", reject);
         child.on("error", () => {}); // 之后的错误（比如杀不掉）由 exit 交代
-        resolve(new McpClient(name, child, log, config.timeoutMs, config.startupTimeoutMs));
+        resolve(new McpClient(name, child, log, limits, config.timeoutMs, config.startupTimeoutMs));
       });
     });
   }
@@ -224,9 +235,9 @@ export class McpClient {
           });
         });
       this.child.stdin!.end();
-      if (!(await within(2000))) {
+      if (!(await within(this.limits.closeGraceMs))) {
         this.signal("SIGTERM");
-        if (!(await within(2000))) {
+        if (!(await within(this.limits.closeGraceMs))) {
           this.signal("SIGKILL");
           await gone;
         }

@@ -3,7 +3,7 @@
 // 第 22 章新增。只管连接：打印什么、进程退出时做什么，由调用方（main.ts）通过参数和返回值决定。
 import fs from "node:fs";
 import path from "node:path";
-import { McpClient } from "./mcp-client.ts";
+import { McpClient, type Limits } from "./mcp-client.ts";
 import { type ServerConfig, toStderr, safely, loadMcpConfig, isObject, show } from "./mcp-config.ts";
 import { McpTool, MAX_NAME, exposedName, remoteTool } from "./mcp-tools.ts";
 import type { Tool } from "./registry.ts";
@@ -16,6 +16,7 @@ export interface McpOptions {
   approve?: (name: string, config: ServerConfig) => Promise<boolean>; // 启动之前问一声，答 false 就不启动；默认都启动
   wrap?: (tool: Tool) => Tool; // 交出去之前给每个工具套一层；默认原样
   started?: (client: McpClient) => void; // 进程一起来就告诉调用方（握手还没完）：这时收到 Ctrl-C，它也得被收拾
+  limits?: Limits; // 一条消息多长、收尾等多久；默认见 mcp-client.ts
 }
 
 export interface McpConnections {
@@ -35,7 +36,7 @@ export async function connectMcpServers(cwd: string, taken: readonly string[], o
   const names: string[] = [];
   // approve 一个一个地问（终端只有一个），问完了再同时启动
   for (const name of [...configs.keys()].sort()) if (!options.approve || (await options.approve(name, configs.get(name)!))) names.push(name);
-  const attempts = await Promise.all(names.map((name) => connect(name, configs.get(name)!, log, options.started, cwd)));
+  const attempts = await Promise.all(names.map((name) => connect(name, configs.get(name)!, log, options, cwd)));
   await nextTurn(); // 要据答复印握手行了：先让这一轮读到的服务器日志印完（McpClient 的 warn 也是这个道理）
   const used = new Set(taken);
   const tools: Tool[] = [];
@@ -134,14 +135,14 @@ function startFailure(e: unknown, command: string): string {
   return code ?? (e as Error).message;
 }
 
-async function connect(name: string, config: ServerConfig, log: (line: string) => void, started?: (client: McpClient) => void, cwd = process.cwd()): Promise<Attempt> {
+async function connect(name: string, config: ServerConfig, log: (line: string) => void, options: McpOptions, cwd = process.cwd()): Promise<Attempt> {
   let client: McpClient;
   try {
-    client = await McpClient.start(name, config, log);
+    client = await McpClient.start(name, config, log, options.limits);
   } catch (e) {
     return { failure: `警告: MCP 服务 "${name}" 启动失败，跳过: ${startFailure(e, config.command)}` };
   }
-  started?.(client);
+  options.started?.(client);
   // 练习 22-4：我们的“根”就是工作目录。可 roots 是授权：filesystem 服务器拿到 roots，就丢掉命令行给它的目录。
   // 命令行已经给了目录（实验二给的是 docs）的服务器，不再给它 roots——交出工作目录，等于把它的边界放宽到整个工作目录
   const offersRoots = !config.args.some((arg) => !arg.startsWith("-") && isDirectory(path.resolve(cwd, arg)));

@@ -1,7 +1,7 @@
 // mcp.ts：接线——读 mcp.json（mcp-config.ts），起服务器（mcp-client.ts），握手、列工具，
 // 包成 Tool（mcp-tools.ts）交给 main.ts 登记进注册表——注册表本身一个字不改。
 // 第 22 章新增。只管连接：打印什么、进程退出时做什么，由调用方（main.ts）通过参数和返回值决定。
-import { McpClient } from "./mcp-client.ts";
+import { McpClient, type Limits } from "./mcp-client.ts";
 import { type ServerConfig, toStderr, safely, loadMcpConfig, isObject, show } from "./mcp-config.ts";
 import { McpTool, MAX_NAME, exposedName, remoteTool } from "./mcp-tools.ts";
 import type { Tool } from "./registry.ts";
@@ -14,6 +14,7 @@ export interface McpOptions {
   approve?: (name: string, config: ServerConfig) => Promise<boolean>; // 启动之前问一声，答 false 就不启动；默认都启动
   wrap?: (tool: Tool) => Tool; // 交出去之前给每个工具套一层；默认原样
   started?: (client: McpClient) => void; // 进程一起来就告诉调用方（握手还没完）：这时收到 Ctrl-C，它也得被收拾
+  limits?: Limits; // 一条消息多长、收尾等多久；默认见 mcp-client.ts
 }
 
 export interface McpConnections {
@@ -31,7 +32,7 @@ export async function connectMcpServers(cwd: string, taken: readonly string[], o
   const names: string[] = [];
   // approve 一个一个地问（终端只有一个），问完了再同时启动
   for (const name of [...configs.keys()].sort()) if (!options.approve || (await options.approve(name, configs.get(name)!))) names.push(name);
-  const attempts = await Promise.all(names.map((name) => connect(name, configs.get(name)!, log, options.started)));
+  const attempts = await Promise.all(names.map((name) => connect(name, configs.get(name)!, log, options)));
   await nextTurn(); // 要据答复印握手行了：先让这一轮读到的服务器日志印完（McpClient 的 warn 也是这个道理）
   const used = new Set(taken);
   const tools: Tool[] = [];
@@ -95,14 +96,14 @@ function startFailure(e: unknown, command: string): string {
   return code ?? (e as Error).message;
 }
 
-async function connect(name: string, config: ServerConfig, log: (line: string) => void, started?: (client: McpClient) => void): Promise<Attempt> {
+async function connect(name: string, config: ServerConfig, log: (line: string) => void, options: McpOptions): Promise<Attempt> {
   let client: McpClient;
   try {
-    client = await McpClient.start(name, config, log);
+    client = await McpClient.start(name, config, log, options.limits);
   } catch (e) {
     return { failure: `警告: MCP 服务 "${name}" 启动失败，跳过: ${startFailure(e, config.command)}` };
   }
-  started?.(client);
+  options.started?.(client);
   let info: unknown;
   try {
     // 握手：报上我们说的协议版本和身份。服务器可以答另一个版本，但得是我们守得了它的规矩的
