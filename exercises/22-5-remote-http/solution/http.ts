@@ -210,11 +210,12 @@ class HttpServerProcess extends EventEmitter {
     }
     if (type === "text/event-stream" && response.body) {
       let size = 0;
+      const max = this.maxBody;
       const counted = response.body.pipeThrough(
         new TransformStream<Uint8Array, Uint8Array>({
           transform(chunk, stream) {
             size += chunk.length;
-            if (size > this.maxBody) stream.error(new TransportError(`SSE 流超过 ${this.maxBody / 1024 / 1024} MiB 还没有等到回答，不再读下去`));
+            if (size > max) stream.error(new TransportError(`SSE 流超过 ${max / 1024 / 1024} MiB 还没有等到回答，不再读下去`));
             else stream.enqueue(chunk);
           },
         }),
