@@ -50,11 +50,13 @@ async function main() {
   // 能做的事不比 bash 少——过同一道门，默认 ask（wrap）。包好了再登记，子 agent 拿到的也是带门的
   const log = (line: string) => console.error(line);
   const mcp = await connectMcp(registry.names(), { log, approve: approver(process.cwd(), ask, log), wrap: (tool) => guard(tool, policy, ask) });
-  for (const tool of mcp.tools) registry.register(tool);
   const maxRounds = envInt(process.env, "HARNESS_MAX_ROUNDS", 20, 1);
   const budget = envInt(process.env, "HARNESS_TOOL_BUDGET", 20_000, 100, "字符数");
   const compactAt = envInt(process.env, "HARNESS_COMPACT_AT", 60_000, 1, "tokens");
   const ledger = new UsageLedger();
+  // 别人的工具登记在内置工具之后、sub_agent 和 workflow 之前：
+  // 它们派出的子 agent 拿到的注册表快照里也有这些工具
+  for (const tool of mcp.tools) registry.register(tool);
   // sub_agent 和 workflow 最后登记：它们派出的子 agent 拿到的注册表快照里是此前登记的全部工具，唯独没有这两个
   const system = String(history[0]?.content ?? "");
   const forSubAgents = { config, registry: registry.snapshot(), maxRounds, budget, compactAt, ledger };

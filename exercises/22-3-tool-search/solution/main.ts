@@ -47,6 +47,12 @@ async function main() {
   // 信号处理在连接之前就装好：握手还没完时按 Ctrl-C，已经起来的服务器也得收拾（进程钩子见 connectMcp）
   const interrupter = new Interrupter();
   const mcp = await connectMcp(registry.names(), { log: (line) => console.error(line) });
+  const maxRounds = envInt(process.env, "HARNESS_MAX_ROUNDS", 20, 1);
+  const budget = envInt(process.env, "HARNESS_TOOL_BUDGET", 20_000, 100, "字符数");
+  const compactAt = envInt(process.env, "HARNESS_COMPACT_AT", 60_000, 1, "tokens");
+  const ledger = new UsageLedger();
+  // 别人的工具登记在内置工具之后、sub_agent 和 workflow 之前：
+  // 它们派出的子 agent 拿到的注册表快照里也有这些工具
   // 练习 22-3：MCP 工具多过 HARNESS_TOOL_SEARCH_AT 个，声明就撤出 tools 数组，换成两个桥工具；名字和一句话描述写进 system prompt
   const searchAt = envInt(process.env, "HARNESS_TOOL_SEARCH_AT", 10, 0, "MCP 工具数");
   if (mcp.tools.length <= searchAt) for (const tool of mcp.tools) registry.register(tool);
@@ -58,10 +64,6 @@ async function main() {
     if (!resuming) history[0] = { role: "system", content: `${history[0].content}\n\n${list}` };
     console.error(`[工具搜索：MCP 工具 ${mcp.tools.length} 个，多过 ${searchAt} 个，上面那些声明不进 tools 数组，换成 mcp_describe、mcp_call；清单约 ${estimateText(list)} tokens，随 system prompt 每轮都算钱]`);
   }
-  const maxRounds = envInt(process.env, "HARNESS_MAX_ROUNDS", 20, 1);
-  const budget = envInt(process.env, "HARNESS_TOOL_BUDGET", 20_000, 100, "字符数");
-  const compactAt = envInt(process.env, "HARNESS_COMPACT_AT", 60_000, 1, "tokens");
-  const ledger = new UsageLedger();
   // sub_agent 和 workflow 最后登记：它们派出的子 agent 拿到的注册表快照里是此前登记的全部工具，唯独没有这两个
   const system = String(history[0]?.content ?? "");
   const forSubAgents = { config, registry: registry.snapshot(), maxRounds, budget, compactAt, ledger };

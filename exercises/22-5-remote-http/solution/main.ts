@@ -46,11 +46,13 @@ async function main() {
   // 信号处理在连接之前就装好：握手还没完时按 Ctrl-C，已经起来的服务器也得收拾（进程钩子见 connectMcp）
   const interrupter = new Interrupter();
   const mcp = await connectMcp(registry.names(), { log: (line) => console.error(line) });
-  for (const tool of mcp.tools) registry.register(tool);
   const maxRounds = envInt(process.env, "HARNESS_MAX_ROUNDS", 20, 1);
   const budget = envInt(process.env, "HARNESS_TOOL_BUDGET", 20_000, 100, "字符数");
   const compactAt = envInt(process.env, "HARNESS_COMPACT_AT", 60_000, 1, "tokens");
   const ledger = new UsageLedger();
+  // 别人的工具登记在内置工具之后、sub_agent 和 workflow 之前：
+  // 它们派出的子 agent 拿到的注册表快照里也有这些工具
+  for (const tool of mcp.tools) registry.register(tool);
   // sub_agent 和 workflow 最后登记：它们派出的子 agent 拿到的注册表快照里是此前登记的全部工具，唯独没有这两个
   const system = String(history[0]?.content ?? "");
   const forSubAgents = { config, registry: registry.snapshot(), maxRounds, budget, compactAt, ledger };
