@@ -2,8 +2,8 @@
 // 第 22 章新增。工具名换成 mcp__<服务名>__<工具名>，描述标明出处，结果里的每块内容变成交给模型的文字。
 import { describeJsonError } from "./json.ts";
 import type { McpClient } from "./mcp-client.ts";
-import { isObject, show, clip } from "./mcp-config.ts";
-import type { ToolSpec } from "./model.ts";
+import { isObject, show } from "./mcp-config.ts";
+import { clip, type ToolSpec } from "./model.ts";
 import type { Tool } from "./registry.ts";
 
 interface RemoteTool {
@@ -37,7 +37,7 @@ export class McpTool implements Tool {
     try {
       parsed = JSON.parse(args);
     } catch {
-      return `错误: 参数不是合法 JSON（${describeJsonError(args)}）：${clip(args, 200)}`; // 和注册表的说法一样
+      return `错误: 参数不是合法 JSON（${describeJsonError(args)}）：${clip(args)}`; // 和注册表的说法一样
     }
     let result: unknown;
     try {

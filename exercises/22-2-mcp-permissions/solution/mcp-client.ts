@@ -3,7 +3,8 @@
 // 对方不守协议时断开、收尾时关 stdin → SIGTERM → SIGKILL。帧的格式在 jsonrpc.ts。
 import { spawn, type ChildProcess } from "node:child_process";
 import { encode, LineSplitter, MAX_LINE, type Id } from "./jsonrpc.ts";
-import { type ServerConfig, toStderr, safely, isObject, show, clip } from "./mcp-config.ts";
+import { type ServerConfig, toStderr, safely, isObject, show } from "./mcp-config.ts";
+import { clip } from "./model.ts";
 import { pipeStderr, socket } from "./mcp-stderr.ts";
 
 // 子进程只拿到这几个环境变量，再加上配置里写明的：我们自己的环境里有 API 密钥，
@@ -109,11 +110,11 @@ export class McpClient {
       message = JSON.parse(line);
     } catch {
       // stdout 只许出现协议消息；服务器往 stdout 打日志是常见的 bug——跳过这一行，别让整个连接跟着死
-      this.warn(`警告: MCP 服务 "${this.name}" 的 stdout 上有一行不是 JSON，跳过：${clip(line)}`);
+      this.warn(`警告: MCP 服务 "${this.name}" 的 stdout 上有一行不是 JSON，跳过：${clip(line, 120)}`);
       return;
     }
     if (!isObject(message)) {
-      this.warn(`警告: MCP 服务 "${this.name}" 发来的一行不是 JSON-RPC 消息（要是一个对象），跳过：${clip(line)}`);
+      this.warn(`警告: MCP 服务 "${this.name}" 发来的一行不是 JSON-RPC 消息（要是一个对象），跳过：${clip(line, 120)}`);
       return;
     }
     if (typeof message.method === "string") {

@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describeJsonError } from "./json.ts";
+import { clip } from "./model.ts";
 import { safeLine } from "./terminal.ts";
 
 export interface ServerConfig {
@@ -99,9 +100,5 @@ export const isObject = (v: unknown): v is Record<string, unknown> => typeof v =
 
 // 把别人发来的值放进一行警告：JSON 写出来，太长就截断
 export function show(value: unknown): string {
-  return value === undefined ? "（没有）" : clip(JSON.stringify(value));
-}
-
-export function clip(s: string, n = 120): string {
-  return s.length > n ? s.slice(0, n) + "…" : s;
+  return value === undefined ? "（没有）" : clip(JSON.stringify(value), 120);
 }
