@@ -14,6 +14,9 @@ import type { Profile } from "../shared/scripted-model.ts";
 const update = process.env.UPDATE === "1";
 const only = process.env.CHAPTER; // CHAPTER=06 只跑这一章（本章的和继承来的）
 const ownOnly = process.env.OWN === "1"; // OWN=1 只跑各章自己的场景
+// npm test 是快的一层（LH_TIER=quick，scripts/test.ts 设的）：每一章自己的场景，加上最后一章上的全部场景——
+// 最后的快照守住前面每一章的承诺。npm run test:all（和直接跑这个文件）再加上每一章上继承来的运行
+const quick = process.env.LH_TIER === "quick";
 const terminal = hasTerminalTool();
 
 // UPDATE 模式：同一个场景在后面各章的转录，和它在前一章的转录比——一样就沿用，不一样才在这一章记一份。
@@ -22,9 +25,10 @@ const transcripts = new Map<string, Promise<string | undefined>>();
 const key = (a: Applied, profile: Profile, chapter = a.chapter) => `${a.s.chapter}/${a.s.name}/${profile}@${chapter}`;
 
 const chapters = chapterDirs().filter((c) => !only || c.startsWith(only.padStart(2, "0")));
+const last = chapterDirs().at(-1);
 const demos = new Map(chapterDirs().map((c) => [c, (listScenarios(c).find((s) => s.spec.demo) ?? listScenarios(c)[0])?.dir]));
 const jobs = chapters.flatMap((chapter) =>
-  scenariosFor(chapter, { ownOnly }).flatMap((a) => {
+  scenariosFor(chapter, { ownOnly: ownOnly || (quick && chapter !== last) }).flatMap((a) => {
     // 每章的演示场景（第一家形状）照读者 npm run ch 的样子经过 tsx 跑：证明每一章在 Node 20 + tsx 上也跑得起来
     const demo = a.own && a.s.dir === demos.get(a.chapter);
     return a.profiles.map((profile, i) => ({ a, profile, i, tsx: demo && i === 0 }));
