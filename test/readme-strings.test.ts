@@ -33,7 +33,7 @@ async function chapterWording(chapter: string): Promise<Map<string, Shown>> {
   const names = [...Object.keys((s.spec.mcp as { mcpServers?: object } | undefined)?.mcpServers ?? {}), ...Object.keys(s.spec.servers ?? {})];
   const named = names.length > 0 ? new RegExp(`(?<![\\w-])(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})(?![\\w-])`, "g") : undefined;
   const withoutData = (text: string) => withoutFixture(text, data).replace(named ?? /$^/, VARIABLE);
-  const tmp = new RegExp(os.tmpdir().replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "/lh-[^/\\s]+(/[\\w.-]+)?", "g");
+  const tmp = new RegExp(fs.realpathSync(os.tmpdir()).replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "/lh-[^/\\s]+(/[\\w.-]+)?", "g");
   const out = new Map<string, Shown>();
   for (const [label, text] of wordingOf(run.bodies)) {
     if (!label.endsWith("system prompt")) {
