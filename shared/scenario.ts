@@ -350,6 +350,19 @@ function stopOnSignals() {
   });
 }
 
+// 别的命令要用、被打断时也要删掉的临时目录（verify 的类型检查）
+export function scratchDir(prefix: string): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  stopOnSignals();
+  live.dirs.add(dir);
+  return dir;
+}
+
+export function dropScratchDir(dir: string) {
+  fs.rmSync(dir, { recursive: true, force: true });
+  live.dirs.delete(dir);
+}
+
 let stopping = false;
 async function stopEverything(signal: NodeJS.Signals) {
   if (stopping) return;
