@@ -434,6 +434,26 @@ describe("会话的读写（session.ts，第 10 章起；重置行从第 15 章�
         assert.match(got.errors[0], /^警告: /);
       });
 
+      it("一个文件夹一个会话目录：名字相同的一截加真实路径的哈希；旧版的目录，路径全是 ASCII 时搬过来，有汉字时不碰", () => {
+        const root = freshDir("folders");
+        const make = (rel: string) => (fs.mkdirSync(path.join(root, rel), { recursive: true }), path.join(root, rel));
+        const [front, back] = [make("工作/前端"), make("工作/后端")];
+        assert.notEqual(sessionsOf(front), sessionsOf(back), "工作/前端 和 工作/后端 不能共用一个会话目录");
+        assert.match(path.basename(path.dirname(sessionsOf(front))), /^[A-Za-z0-9-]+-[0-9a-f]{8}$/);
+        // 旧版的目录名：真实路径里字母数字以外的每个字符换成一个 -
+        const oldDir = (cwd: string) => path.join(home, ".harness", "projects", fs.realpathSync(cwd).replace(/[^A-Za-z0-9]/g, "-"));
+        const ascii = make("plain-ascii");
+        fs.mkdirSync(path.join(oldDir(ascii), "sessions"), { recursive: true });
+        fs.writeFileSync(path.join(oldDir(ascii), "sessions", "20250101-120000-abcd.jsonl"), JSON.stringify(user("旧的")) + "\n");
+        assert.deepEqual(loaded(ascii).history, [user("旧的")], "ASCII 路径的旧目录照旧接着用");
+        assert.equal(fs.existsSync(oldDir(ascii)), false, "旧目录搬成了新名字");
+        fs.mkdirSync(path.join(oldDir(front), "sessions"), { recursive: true });
+        fs.writeFileSync(path.join(oldDir(front), "sessions", "20250101-120000-abcd.jsonl"), JSON.stringify(user("不知道是谁的")) + "\n");
+        assert.equal(oldDir(front), oldDir(back), "旧版里这两个文件夹本来就撞在一起");
+        assert.match(loadSession(back), /还没有/, "分不清是谁的，不拿来用");
+        assert.ok(fs.existsSync(oldDir(front)), "旧文件原样留着");
+      });
+
       it("会话在用户目录里：工作目录里仓库自带的 .harness/sessions/ 不算；不像 id 的 id 不拿去拼路径", () => {
         const cwd = freshDir("session");
         fs.mkdirSync(path.join(cwd, ".harness", "sessions"), { recursive: true });
