@@ -2,9 +2,8 @@
 // 目录在仓库外面也一样——读者的副本里没有 package.json，也没有 node_modules。
 import { execFile } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { ROOT } from "../shared/scenario.ts";
+import { ROOT, dropScratchDir, scratchDir } from "../shared/scenario.ts";
 
 const TSC = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
 const SHOWN = 8; // 只列前几处：第一处往往就是病根，后面的多半是它连带出来的
@@ -13,7 +12,8 @@ const SHOWN = 8; // 只列前几处：第一处往往就是病根，后面的多
 export async function typecheckDir(dir: string): Promise<string | null> {
   // 把 .ts 文件抄进临时目录，旁边放一个 "type": "module" 的 package.json：
   // 否则 NodeNext 把没有 package.json 的目录当 CommonJS，每个 import 都报错，而 tsx 和 Node 其实是按 ESM 跑它的
-  const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "lh-typecheck-")));
+  const tmp = scratchDir("lh-typecheck-"); // 被打断时也删掉
+
   try {
     const src = path.join(tmp, "src");
     fs.cpSync(dir, src, {
@@ -41,7 +41,7 @@ export async function typecheckDir(dir: string): Promise<string | null> {
     if (code === 0) return null;
     return explain(output, dir);
   } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
+    dropScratchDir(tmp);
   }
 }
 

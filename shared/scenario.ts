@@ -33,7 +33,7 @@ export interface ScenarioSpec {
   // 它在 stderr 上报出的第一个 http://127.0.0.1:端口…（或 tcp://…）就是它的地址；几次运行都跑完了才杀掉它，它报地址以后在 stderr 上说的话接在转录末尾
   servers?: Record<string, string[]>;
   tty?: boolean; // 在伪终端里跑（util-linux 的 script）：stdin 是终端，可以被问 y/N
-  runs?: { args?: string[]; stdin?: string }[]; // 在同一个工作目录里接连运行几次（代替 args、stdin）
+  runs?: { args?: string[]; stdin?: string; cwd?: string }[]; // 在同一个工作目录里接连运行几次（代替 args、stdin）；cwd：这一次在它的哪个子目录里跑
   interact?: Step[]; // 输出里出现某段文字之后要做的事：敲一行字，或者按 Ctrl-C
   demo?: boolean; // npm run demo 播放的那个场景
   timeoutMs?: number; // 场景的时限，默认 60 秒：最慢的场景在忙碌的两核机器上也不到它的五分之一
@@ -280,19 +280,22 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
     let printed = 0;
     for (const run of runs) {
       if (s.spec.runs) {
-        const header = `$ npm run ch -- ${Number(s.chapter.slice(0, 2))} ${(run.args ?? []).map(shellWord).join(" ")}`.trimEnd() + "\n";
+        const cd = run.cwd === undefined ? "" : `cd ${shellWord(run.cwd)} && `;
+        const header = `$ ${cd}npm run ch -- ${Number(s.chapter.slice(0, 2))} ${(run.args ?? []).map(shellWord).join(" ")}`.trimEnd() + "\n";
         if (opts.live) process.stderr.write(header);
         else fs.writeSync(fd, header);
       }
       const command = [...runner, ...(run.args ?? [])];
+      const cwd = path.resolve(work, run.cwd ?? ".");
+      fs.mkdirSync(cwd, { recursive: true });
       const before = opts.live ? 0 : fs.fstatSync(fd).size;
       exitCode = await new Promise<number | null>((resolve) => {
         child = opts.live
-          ? spawnLive(command, work, env, s.spec.tty, tee, run === runs.at(-1) ? opts.lastStderr : undefined)
+          ? spawnLive(command, cwd, env, s.spec.tty, tee, run === runs.at(-1) ? opts.lastStderr : undefined)
           : s.spec.tty
-            ? spawnInTerminal(command, work, env, fd)
+            ? spawnInTerminal(command, cwd, env, fd)
             : // stdout 和 stderr 指向同一个文件：两路输出按真实发生的先后交织，正是读者在终端里看到的样子
-              spawn(command[0], command.slice(1), { cwd: work, env, stdio: ["pipe", fd, fd] });
+              spawn(command[0], command.slice(1), { cwd, env, stdio: ["pipe", fd, fd] });
         const running = child;
         live.harnesses.add(running);
         running.stdin?.on("error", () => {}); // 子进程可能不读标准输入就退出了
@@ -357,6 +360,19 @@ function stopOnSignals() {
     for (const child of live.harnesses) child.kill("SIGKILL");
     for (const child of live.servers) killGroup(child);
   });
+}
+
+// 别的命令要用、被打断时也要删掉的临时目录（verify 的类型检查）
+export function scratchDir(prefix: string): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  stopOnSignals();
+  live.dirs.add(dir);
+  return dir;
+}
+
+export function dropScratchDir(dir: string) {
+  fs.rmSync(dir, { recursive: true, force: true });
+  live.dirs.delete(dir);
 }
 
 let stopping = false;
