@@ -38,6 +38,8 @@ export interface ScenarioSpec {
   demo?: boolean; // npm run demo 播放的那个场景
   timeoutMs?: number; // 场景的时限，默认 60 秒：最慢的场景在忙碌的两核机器上也不到它的五分之一
   retired?: { chapter: string; why: string }; // 从这一章起（含）不再适用：这一章有意去掉了这个行为，README 里要说
+  // 第 23 章起 harness 要一个能用的 bubblewrap：没有就跳过（CI 上不跳，失败）。写 false 的场景不用它（把沙箱关了，或者故意让 harness 找不到 bwrap）
+  bwrap?: false;
   turns: Turn[];
 }
 
@@ -585,6 +587,17 @@ function spawnInTerminal(command: string[], cwd: string, env: Record<string, str
   child.stdout?.on("data", (d: Buffer) => fs.writeSync(fd, d));
   child.stderr?.on("data", (d: Buffer) => fs.writeSync(fd, d));
   return child;
+}
+
+// 第 23 章起 bash 和 MCP 服务器跑在 bubblewrap 里：这台机器上真能起一个沙箱吗（装了 bwrap，内核也许普通用户建命名空间）
+export const SANDBOX_CHAPTER = "23";
+export function hasSandbox(): boolean {
+  try {
+    execFileSync("bwrap", ["--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "--", "true"], { stdio: "ignore", timeout: 10_000 });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function hasTerminalTool(): boolean {
