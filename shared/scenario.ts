@@ -212,7 +212,7 @@ export interface RunOptions {
 
 // 在 impl 目录（某一章，或读者自己的实现）里跑一个场景
 export async function runScenario(s: Scenario, impl: string, opts: RunOptions = {}): Promise<RunResult> {
-  const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "lh-")));
+  const tmp = fs.realpathSync(fs.mkdtempSync(path.join(scenarioBase(), "lh-")));
   const work = path.join(tmp, "work");
   const home = path.join(tmp, "home");
   fs.mkdirSync(home);
@@ -319,6 +319,13 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
     await model.close();
     await fs.promises.rm(tmp, { recursive: true, force: true }); // 异步删：同时在跑的场景不必等它
   }
+}
+
+// 场景的工作目录和家目录放在哪。第 23 章的沙箱给命令一个私有的 /tmp，盖住原来 /tmp 里的一切：
+// 放在 /tmp 下面，命令就看不见家目录、工作目录的邻居了（读者的机器上它们不在 /tmp 里）。所以系统临时目录是 /tmp 时改用 /var/tmp
+function scenarioBase(): string {
+  const tmp = fs.realpathSync(os.tmpdir());
+  return tmp === "/tmp" && fs.existsSync("/var/tmp") ? "/var/tmp" : tmp;
 }
 
 // 场景的 setup 也异步跑：同步的 execFileSync 会停住整个事件循环，同时在跑的几个场景都跟着等

@@ -102,11 +102,9 @@ export interface Walls {
 }
 
 export function bwrapArgs(walls: Walls): string[] {
-  const { cwd, home, kind } = walls;
-  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
-  // 私有的 /tmp 盖住了原来 /tmp 里的一切；家目录碰巧在那下面（测试就是这样）也照样只读可见
-  if (home !== "/" && kind(home) === "dir") args.push("--ro-bind", home, home);
-  args.push("--bind", cwd, cwd);
+  const { cwd, kind } = walls;
+  // 私有的 /tmp 盖住原来 /tmp 里的一切（别人的临时文件、ssh-agent 的套接字）；工作目录在它下面也照样挂得上
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--bind", cwd, cwd];
   // 后挂的盖住先挂的：秘密、受保护的路径都排在工作目录之后，工作目录就是家目录时也照样盖得住
   for (const secret of secrets(walls)) {
     const what = kind(secret);
