@@ -1,6 +1,5 @@
 // mcp.ts：MCP 客户端。读 mcp.json，启动其中的服务器，握手、列工具，
-// 再把别人的工具包成第 06 章的 Tool，交给 main.ts 登记进注册表——注册表本身一个字不改。
-// 第 22 章新增。只管连接：打印什么、进程退出时做什么，由调用方（main.ts）通过参数和返回值决定。
+// 再把别人的工具包成第 06 章的 Tool，交给 main.ts 登记进注册表；只管连接，打印什么、进程退出时做什么由 main.ts 决定。
 // 第 23 章改动：起服务器进程之前经过调用方给的 launch（沙箱开着时，服务器跑在 bwrap 里）。
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
