@@ -86,6 +86,7 @@ describe("seatbeltProfile", () => {
     assert.equal(lines[0], "(version 1)");
     assert.equal(lines[1], "(deny default)");
     assert.ok(lines.includes("(allow file-read*)"));
+    assert.ok(lines.includes("(allow signal (target same-sandbox))"), "信号只能发给沙箱里的进程");
     assert.ok(lines.includes('(deny file-read* (subpath "/Users/me/.ssh") (literal "/Users/me/.ssh") (subpath "/Users/me/.netrc") (literal "/Users/me/.netrc"))'));
     assert.ok(lines.includes('(allow file-write* (subpath "/Users/me/work") (subpath "/private/tmp") (subpath "/private/var/folders") (literal "/dev/null") (literal "/dev/tty"))'));
     assert.ok(lines.includes('(deny file-write* (subpath "/Users/me/work/.harness") (literal "/Users/me/work/mcp.json") (subpath "/Users/me/work/.git/hooks") (literal "/Users/me/work/.git/config"))'));

@@ -149,7 +149,8 @@ export function seatbeltProfile(walls: Walls, tmp = ["/private/tmp", "/private/v
   return [
     "(version 1)",
     "(deny default)",
-    "(allow process-exec process-fork signal (target same-sandbox))",
+    "(allow process-exec process-fork)",
+    "(allow signal (target same-sandbox))", // 只能给沙箱里的进程发信号：够不着 harness
     "(allow sysctl-read mach-lookup ipc-posix-shm)",
     "(allow file-read*)",
     `(deny file-read* ${hidden.join(" ")})`,
