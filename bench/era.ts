@@ -6,8 +6,8 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { McpClient as Handshake } from "../chapters/22-mcp-client/mcp.ts";
-import { McpClient as DualEra } from "../exercises/22-6-two-eras/solution/mcp.ts";
+import { McpClient as Handshake } from "../chapters/22-mcp-client/mcp-client.ts";
+import { McpClient as DualEra } from "../exercises/22-6-two-eras/solution/mcp-client.ts";
 import { ECHO_SERVER, finish, fmtRange, fmtRatio, fmtTime, integrity, interleave, median, now, pairedRatio, pinToOneCpu, QUICK, ROOT, section, table, target, type Contender } from "./lib.ts";
 
 pinToOneCpu();

@@ -3,7 +3,8 @@
 // 运行：node --import tsx bench/http.ts [--quick]
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { McpClient, McpTool } from "../exercises/22-5-remote-http/solution/mcp.ts";
+import { McpClient } from "../exercises/22-5-remote-http/solution/mcp-client.ts";
+import { McpTool } from "../exercises/22-5-remote-http/solution/mcp-tools.ts";
 import type { HttpConfig } from "../exercises/22-5-remote-http/solution/http.ts";
 import { BENCH, childEnv, echoRequest, finish, fmtRange, fmtRatio, fmtTime, integrity, interleave, median, now, pairedRatio, pinToOneCpu, QUICK, section, table, target, textOf, type Contender } from "./lib.ts";
 

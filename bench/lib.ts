@@ -9,7 +9,8 @@ import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { connectMcpServers, McpClient, type McpConnections } from "../chapters/22-mcp-client/mcp.ts";
+import { McpClient } from "../chapters/22-mcp-client/mcp-client.ts";
+import { connectMcpServers, type McpConnections } from "../chapters/22-mcp-client/mcp.ts";
 import type { Registry } from "../chapters/22-mcp-client/registry.ts";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -1,7 +1,7 @@
 // roundtrip.ts：一次 tools/call 的往返要多久——一个接一个地调一个什么都不做的 echo 工具。
 // 参照物是物理极限：同样的字节在同样的管道上一问一答（pingpong.mjs），父进程只做拆行和 JSON.parse。
 // 运行：node --import tsx bench/roundtrip.ts [--quick]
-import { McpTool } from "../chapters/22-mcp-client/mcp.ts";
+import { McpTool } from "../chapters/22-mcp-client/mcp-tools.ts";
 import { echoRequest, finish, fmtQuartiles, fmtRange, fmtRatio, fmtTime, integrity, measure, median, now, pairedRatio, pairedRatios, pinToOneCpu, QUICK, RawPipe, section, serverPid, startOurs, startSdk, table, textOf, verdict, type Contender } from "./lib.ts";
 
 pinToOneCpu();

@@ -4,18 +4,20 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ROOT } from "../shared/scenario.ts";
+import { ROOT, tempRoot } from "../shared/scenario.ts";
 import { chapterFromArg, chapterNumber, dim, green, red, usageError } from "./run.ts";
 
 const TSX = import.meta.resolve("tsx");
-const usage = "npm run watch -- <章号或练习> <你的目录>（例如 npm run watch -- 06 play/06，npm run watch -- 22-1 ~/ex22-1）";
-const [target, dirArg, extra] = process.argv.slice(2);
+const usage = "npm run watch -- <章号或练习> <你的目录> [--own]（例如 npm run watch -- 06 play/06，npm run watch -- 22-1 ~/ex22-1）";
+const flags: string[] = process.argv.slice(2).filter((a) => a === "--own"); // 原样交给 verify
+const [target, dirArg, extra] = process.argv.slice(2).filter((a) => !flags.includes(a));
 if (target === undefined || dirArg === undefined) usageError(`用法: ${usage}`);
 if (extra !== undefined) usageError(`参数太多了。用法: ${usage}`);
 
 // 22-1 这样的是练习（交给 check），别的当章号（交给 verify）
 const exercise = /^\d+-\d+$/.test(target) ? fs.readdirSync(path.join(ROOT, "exercises")).find((d) => d.startsWith(target + "-")) : undefined;
 if (/^\d+-\d+$/.test(target) && !exercise) usageError(`没有练习 ${target}。用法: ${usage}`);
+if (exercise && flags.length > 0) usageError(`--own 只对章节有用（verify）。用法: ${usage}`);
 const command = exercise ? ["check", target] : ["verify", chapterNumber(chapterFromArg(target, usage))];
 
 const cwd = process.env.INIT_CWD ?? process.cwd();
@@ -23,26 +25,28 @@ const dir = path.resolve(cwd, dirArg);
 if (!fs.existsSync(path.join(dir, "main.ts"))) usageError(`${dirArg} 里没有 main.ts：请给出你那一章实现所在的目录（main.ts 就在它下面）`);
 
 // 子进程的临时目录都放在这里：Ctrl-C 打断一次运行时，场景来不及删的临时目录随 watch 一起清掉
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "lh-watch-"));
+const scratch = fs.mkdtempSync(path.join(tempRoot(), "lh-watch-")); // 不在 /tmp 下：第 23 章的沙箱有私有的 /tmp
 process.on("exit", () => fs.rmSync(scratch, { recursive: true, force: true }));
 
 const tty = process.stdout.isTTY;
 let runs = 0;
 let child: ChildProcess | undefined;
-let again: string | undefined; // 跑的时候又存了文件：跑完再来一遍
+let again: string | undefined; // 跑的时候又存了文件：停下这一次，从头再来
 let stopping = false;
 
 function start(reason: string) {
   if (stopping) return;
   if (child) {
+    // 正在跑的那一次查的是旧文件，它的结论已经没用了：整组停下（verify 收拾它的 harness 和服务器），停完马上重跑
     again = reason;
+    killGroup(child, "SIGTERM");
     return;
   }
   runs++;
   if (tty) process.stdout.write("\x1b[2J\x1b[H"); // 清屏：只留这一次的结果
   console.log(dim(`[watch] npm run ${command.join(" ")} ${dirArg}（第 ${runs} 次，${reason}）`, process.stdout));
   // 单独的进程组：终端的 Ctrl-C 只到 watch，由它收拾子进程，免得场景里的 harness 把它当成一次中断
-  const running = spawn(process.execPath, ["--import", TSX, path.join(ROOT, "scripts", `${command[0]}.ts`), command[1], dirArg], {
+  const running = spawn(process.execPath, ["--import", TSX, path.join(ROOT, "scripts", `${command[0]}.ts`), command[1], dirArg, ...flags], {
     cwd: ROOT,
     env: { ...process.env, INIT_CWD: cwd, TMPDIR: scratch },
     stdio: ["ignore", "pipe", "inherit"],
@@ -58,14 +62,14 @@ function start(reason: string) {
   running.on("close", (code) => {
     child = undefined;
     if (stopping) return;
-    const time = new Date().toTimeString().slice(0, 8);
-    const summary = `[watch ${time}] ${code === 0 ? "✓" : "✗"} ${last || `退出码 ${code}`}`;
-    console.log((code === 0 ? green : red)(summary, process.stdout) + dim("  保存文件就重跑，Ctrl-C 退出", process.stdout));
     if (again !== undefined) {
       const reason = again;
       again = undefined;
-      start(reason);
+      return start(reason);
     }
+    const time = new Date().toTimeString().slice(0, 8);
+    const summary = `[watch ${time}] ${code === 0 ? "✓" : "✗"} ${last || `退出码 ${code}`}`;
+    console.log((code === 0 ? green : red)(summary, process.stdout) + dim("  保存文件就重跑，Ctrl-C 退出", process.stdout));
   });
 }
 
@@ -92,19 +96,23 @@ function stop() {
   clearTimeout(timer);
   console.log(dim("[watch] 停了", process.stdout));
   for (const w of watchers) w.close();
-  const running = child;
-  if (!running?.pid) return;
-  // 结束整个进程组：verify 和它正在跑的 harness 一起
-  const kill = (signal: NodeJS.Signals) => {
+  if (child) killGroup(child, "SIGTERM");
+}
+
+// 结束整个进程组：verify 和它正在跑的 harness 一起。verify 收到 SIGTERM 会先让 harness 收尾、再扫尾；
+// 5 秒还没走完（只防卡死）就硬杀
+function killGroup(running: ChildProcess, signal: NodeJS.Signals) {
+  const kill = (s: NodeJS.Signals) => {
     try {
-      process.kill(-running.pid!, signal);
+      process.kill(-running.pid!, s);
     } catch {
       // 已经没了
     }
   };
-  kill("SIGTERM");
-  const hard = setTimeout(() => kill("SIGKILL"), 2000);
-  running.on("close", () => clearTimeout(hard));
+  kill(signal);
+  // clock-ok: 只是防卡死的时限
+  const hard = setTimeout(() => kill("SIGKILL"), 5000);
+  running.once("close", () => clearTimeout(hard));
 }
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);

@@ -212,7 +212,9 @@ export interface RunOptions {
 
 // 在 impl 目录（某一章，或读者自己的实现）里跑一个场景
 export async function runScenario(s: Scenario, impl: string, opts: RunOptions = {}): Promise<RunResult> {
-  const tmp = fs.realpathSync(fs.mkdtempSync(path.join(scenarioBase(), "lh-")));
+  const tmp = runDir();
+  if (!opts.live) stopOnSignals(); // 演示里的 Ctrl-C 归读者和 harness（scripts/run.ts 自己转信号）
+  live.dirs.add(tmp);
   const work = path.join(tmp, "work");
   const home = path.join(tmp, "home");
   fs.mkdirSync(home);
@@ -286,6 +288,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
             : // stdout 和 stderr 指向同一个文件：两路输出按真实发生的先后交织，正是读者在终端里看到的样子
               spawn(command[0], command.slice(1), { cwd: work, env, stdio: ["pipe", fd, fd] });
         const running = child;
+        live.harnesses.add(running);
         running.stdin?.on("error", () => {}); // 子进程可能不读标准输入就退出了
         running.on("error", (e) => fs.writeSync(fd, `[场景运行失败：${e.message}]\n`));
         if (!s.spec.tty) running.stdin?.end(run.stdin ?? "");
@@ -299,6 +302,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
               running.kill("SIGKILL");
             }, limit);
         running.on("close", (code, signal) => {
+          live.harnesses.delete(running);
           clearTimeout(timer);
           resolve(signal ? 128 + (os.constants.signals[signal] ?? 0) : code);
         });
@@ -318,12 +322,57 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
     await servers.stop();
     await model.close();
     await fs.promises.rm(tmp, { recursive: true, force: true }); // 异步删：同时在跑的场景不必等它
+    live.dirs.delete(tmp);
   }
 }
 
-// 场景的工作目录和家目录放在哪。第 23 章的沙箱给命令一个私有的 /tmp，盖住原来 /tmp 里的一切：
-// 放在 /tmp 下面，命令就看不见家目录、工作目录的邻居了（读者的机器上它们不在 /tmp 里）。所以系统临时目录是 /tmp 时改用 /var/tmp
-function scenarioBase(): string {
+// 一次运行的临时目录，路径总是 RUN_DIR_LENGTH 个字符长。system prompt 里写着工作目录，harness 自己估的 token 数
+// （压缩那一行、skill 清单）跟着路径的长度走；服务器的日志按长度折行。所以不管 TMPDIR 多长（macOS 的 /var/folders/…、
+// watch 给子进程的 lh-watch-…），也不管中间隔着符号链接（/tmp → /private/tmp：先取真实路径再在里面建），转录都一样
+export const RUN_DIR_LENGTH = 120;
+export function runDir(root = tempRoot()): string {
+  const prefix = "lh-";
+  const pad = RUN_DIR_LENGTH - (root.length + 1 + prefix.length + 6); // mkdtemp 在后面补 6 个随机字符
+  if (pad < 0) throw new Error(`临时目录的路径太长（${root}，${root.length} 个字符）：把 TMPDIR 设成一个短一点的目录再跑`);
+  return fs.mkdtempSync(path.join(root, prefix + "_".repeat(pad)));
+}
+
+// 正在跑的 harness、场景的服务器和临时目录。测试、verify、check、watch 被 Ctrl-C、SIGTERM、SIGHUP 打断时，
+// 先让 harness 像被用户打断一样收尾（第 12 章起它会结束自己的 MCP 服务器和 bash 进程组），再杀服务器的进程组，
+// 最后把工作目录还在临时目录里的进程（逃出进程组的、harness 来不及收拾的）一个个杀掉，删掉临时目录，带着信号的退出码走
+const live = { harnesses: new Set<ChildProcess>(), servers: new Set<ChildProcess>(), dirs: new Set<string>() };
+let watching = false;
+function stopOnSignals() {
+  if (watching) return;
+  watching = true;
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void stopEverything(signal));
+  process.on("exit", () => {
+    for (const child of live.harnesses) child.kill("SIGKILL");
+    for (const child of live.servers) killGroup(child);
+  });
+}
+
+let stopping = false;
+async function stopEverything(signal: NodeJS.Signals) {
+  if (stopping) return;
+  stopping = true;
+  const exited = [...live.harnesses].map((child) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("close", () => resolve()))));
+  for (const child of live.harnesses) child.kill("SIGTERM");
+  for (const child of live.servers) killGroup(child);
+  // clock-ok: 只是防卡死的时限，harness 收尾通常几十毫秒
+  await Promise.race([Promise.all(exited), new Promise((r) => setTimeout(r, 5000).unref())]);
+  for (const child of live.harnesses) child.kill("SIGKILL");
+  for (const dir of live.dirs) {
+    killProcessesUnder(dir);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  process.exit(128 + (os.constants.signals[signal] ?? 0));
+}
+
+// 场景的工作目录和家目录放在哪（npm test、watch 给子进程的临时目录也建在这里）。第 23 章的沙箱给命令一个私有的 /tmp，
+// 盖住原来 /tmp 里的一切：放在 /tmp 下面，命令就看不见家目录、工作目录的邻居了（读者的机器上它们不在 /tmp 里）。
+// 所以系统临时目录是 /tmp 时改用 /var/tmp
+export function tempRoot(): string {
   const tmp = fs.realpathSync(os.tmpdir());
   return tmp === "/tmp" && fs.existsSync("/var/tmp") ? "/var/tmp" : tmp;
 }
@@ -461,7 +510,8 @@ async function startServers(specs: Record<string, string[]>, cwd: string, opts: 
     // 要别的环境变量，命令行前面写 env X=…。自成一个进程组：杀的时候连它起的子进程一起（比如网页录线路时插在前面的窃听器和它后面的服务器）
     const child = spawn(command, args, { cwd, env, stdio: ["ignore", "ignore", "pipe"], detached: true });
     const said: string[] = [];
-    const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
+    live.servers.add(child);
+    const closed = new Promise<void>((resolve) => child.once("close", () => (live.servers.delete(child), resolve())));
     started.push({ name, child, said, closed });
     urls[`$URL_${name}`] = await new Promise<string>((resolve, reject) => {
       let text = "";
@@ -534,17 +584,7 @@ function descendants(pid: number): number[] {
 // 给刚被杀的进程一点时间咽气；查到的最后都杀掉，免得拖累后面的测试
 async function leftoverProcesses(tmp: string): Promise<string[]> {
   if (process.platform !== "linux") return [];
-  const find = () =>
-    fs.readdirSync("/proc").filter((pid) => {
-      if (!/^\d+$/.test(pid)) return false;
-      try {
-        const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
-        if (cwd !== tmp && !cwd.startsWith(tmp + "/")) return false; // 绝大多数进程到这里就排除了，不必再读 stat
-        return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
-      } catch {
-        return false; // 进程已经没了，或者看不到它
-      }
-    });
+  const find = () => processesUnder(tmp).map(String);
   // 刚被杀的进程可能还没咽气：每 20 毫秒重查一次，最多等 10 秒（忙碌的机器上也够）；真留下的（sleep 300）10 秒后还在
   // clock-ok: 轮询，每次都重查条件；没有进程时一次也不等
   for (let i = 0; i < 500 && find().length > 0; i++) await new Promise((r) => setTimeout(r, 20));
@@ -558,6 +598,36 @@ async function leftoverProcesses(tmp: string): Promise<string[]> {
     }
     return `${pid} ${cmd}`;
   });
+}
+
+// 工作目录在 dir 里（或就是 dir）的活进程（只在 Linux 上查得到：/proc）
+export function processesUnder(dir: string): number[] {
+  if (process.platform !== "linux") return [];
+  return fs
+    .readdirSync("/proc")
+    .filter((pid) => {
+      if (!/^\d+$/.test(pid)) return false;
+      try {
+        const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+        if (cwd !== dir && !cwd.startsWith(dir + "/")) return false; // 绝大多数进程到这里就排除了，不必再读 stat
+        return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
+      } catch {
+        return false; // 进程已经没了，或者看不到它
+      }
+    })
+    .map(Number);
+}
+
+export function killProcessesUnder(dir: string): number[] {
+  const pids = processesUnder(dir);
+  for (const pid of pids) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // 刚好自己退出了
+    }
+  }
+  return pids;
 }
 
 // 转录里显示命令行时，带空格或特殊字符的参数加上引号

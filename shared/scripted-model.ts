@@ -233,6 +233,9 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
       else res.destroy();
     });
   });
+  // 空闲的连接不由服务器这边按时关掉（Node 默认 5 秒）：harness 忙着处理一个大结果、事件循环晚了一拍时，
+  // 它会在服务器刚关掉的连接上发下一个请求（UND_ERR_SOCKET），转录里多出一次重试——判决就成了机器快不快。close 时一并关掉
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -65,7 +65,7 @@ describe("练习", { concurrency: 2 }, () => {
   }
 });
 
-// 几个练习改的是第 22 章的不同地方（22-1 改 mcp.ts 里的客户端，22-2、22-3 从 main.ts 里 connectMcpServers 的参数和
+// 几个练习改的是第 22 章的不同地方（22-1 改 mcp-config.ts、mcp-client.ts 里的客户端，22-2、22-3 从 main.ts 里 connectMcpServers 的参数和
 // 它交出的工具接进来，22-4 改客户端答服务器请求和通知的地方），所以读者能在同一份副本里一个接一个地做。这里照读者的做法：
 // 每份答案对第 22 章的 diff 依次打到同一份副本上（不许模糊匹配），再把每个检查器都跑一遍
 describe("几个练习做在同一份副本里", () => {
@@ -77,7 +77,7 @@ describe("几个练习做在同一份副本里", () => {
       fs.cpSync(path.join(CHAPTERS, "22-mcp-client"), copy, { recursive: true });
       for (const exercise of on22) {
         const solution = path.join("exercises", exercise, "solution");
-        // 相对路径的 diff：--- chapters/22-mcp-client/mcp.ts，-p2 去掉前两段就是副本里的 mcp.ts
+        // 相对路径的 diff：--- chapters/22-mcp-client/mcp-client.ts，-p2 去掉前两段就是副本里的 mcp-client.ts
         const diff = spawnSync("diff", ["-ruN", "-x", "README.md", "chapters/22-mcp-client", solution], { cwd: ROOT, encoding: "utf8" });
         assert.equal(diff.status, 1, `diff 应当找到不同（退出码 1）：${diff.stderr}`);
         const applied = spawnSync("patch", ["-p2", "--fuzz=0", "--forward", "--no-backup-if-mismatch", "-d", copy], { input: diff.stdout, encoding: "utf8" });

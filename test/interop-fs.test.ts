@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { McpClient } from "../chapters/22-mcp-client/mcp.ts";
+import { McpClient } from "../chapters/22-mcp-client/mcp-client.ts";
 import { ROOT } from "../shared/scenario.ts";
 
 const entry = path.join(ROOT, "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js");

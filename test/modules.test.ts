@@ -272,6 +272,26 @@ describe("LineSplitter（jsonrpc.ts，第 22 章起）", () => {
   }
 });
 
+// 上限的默认值不靠真的收 64 MiB、真的等两秒来证明：场景把它们调小（HARNESS_MCP_MAX_LINE、HARNESS_MCP_CLOSE_GRACE_MS），
+// 这里只看不传 limits 时，客户端手里的就是那两个常量，常量也还是书里说的值
+describe("McpClient 的上限（mcp-client.ts，第 22 章起）", () => {
+  for (const dir of copiesOf("mcp-client.ts", 22)) {
+    it(`${label(dir)}：默认一行 64 MiB、收尾每一步等 2 秒；传了 limits 就用传的`, async () => {
+      const { McpClient, CLOSE_GRACE_MS } = await load(dir, "mcp-client.ts");
+      const { MAX_LINE } = await load(dir, "jsonrpc.ts");
+      assert.equal(MAX_LINE, 64 * 1024 * 1024);
+      assert.equal(CLOSE_GRACE_MS, 2000);
+      const config = { command: process.execPath, args: ["-e", "process.stdin.resume()"], env: {} };
+      const clients = [await McpClient.start("defaults", config, () => {}), await McpClient.start("small", config, () => {}, { maxLine: 1024, closeGraceMs: 5 })];
+      try {
+        assert.deepEqual(clients.map((c) => c.limits), [{ maxLine: MAX_LINE, closeGraceMs: CLOSE_GRACE_MS }, { maxLine: 1024, closeGraceMs: 5 }]);
+      } finally {
+        for (const c of clients) c.kill();
+      }
+    });
+  }
+});
+
 describe("会话的读写（session.ts，第 10 章起；重置行从第 15 章起）", () => {
   type Message = Record<string, unknown>;
   const user = (content: string): Message => ({ role: "user", content });

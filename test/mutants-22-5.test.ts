@@ -58,7 +58,7 @@ const MUTANTS: Mutant[] = [
   {
     name: "SSE 只管一行的上限，整条流不设上限（提示 7）",
     file: "http.ts",
-    from: "if (size > MAX_BODY) stream.error(",
+    from: "if (size > max) stream.error(",
     to: "if (size < 0) stream.error(",
     fails: "不守规矩的远程服务只换来一行警告",
     because: /endless/,

@@ -1,4 +1,4 @@
-// 练习 22-6 的变异体：在参考答案的 mcp.ts 上改一处，正是 HINTS.md 提醒过的错。
+// 练习 22-6 的变异体：在参考答案的 mcp*.ts 上改一处，正是 HINTS.md 提醒过的错。
 // 检查器必须认出每一个，而且是管这件事的那条要求不通过（做法和 test/mutants.test.ts 一样）。
 // 探路不设时限的那种错没有变异体：它会一直等 silent 答话，要等到场景超时（40 秒）才判得出来。
 import { requirements } from "../exercises/22-6-two-eras/check.ts";
@@ -7,6 +7,7 @@ import { mutantSuite, type Mutant } from "./mutants-lib.ts";
 const MUTANTS: Mutant[] = [
   {
     name: "只有 -32601 才退回 initialize，别的错误当成接不上（提示 3）",
+    file: "mcp-client.ts",
     from: 'if (!isObject(rpc) || rpc.code !== -32022 || !isObject(rpc.data) || !Array.isArray(rpc.data.supported)) return { era: "legacy" };',
     to: 'if (isObject(rpc) && rpc.code === -32601) return { era: "legacy" };\n  if (!isObject(rpc) || rpc.code !== -32022 || !isObject(rpc.data) || !Array.isArray(rpc.data.supported)) return { era: "refuse", why: "不认得这个错误" };',
     fails: "老服务器",
@@ -14,6 +15,7 @@ const MUTANTS: Mutant[] = [
   },
   {
     name: "-32022 之后还是退回 initialize（提示 5）",
+    file: "mcp-client.ts",
     from: "if (supported.some((v) => v >= MODERN[0])) {",
     to: "if (supported.length < 0) {",
     fails: "新版的服务器答 -32022",
@@ -21,6 +23,7 @@ const MUTANTS: Mutant[] = [
   },
   {
     name: "探路超时就认定是老服务器，initialize 答了 -32022 也不再探（提示 4）",
+    file: "mcp-client.ts",
     from: "if (again && answer === undefined && speaksModern(e))",
     to: "if (again && answer === undefined && speaksModern(e) && false)",
     fails: "起得慢的新版服务器",
@@ -28,6 +31,7 @@ const MUTANTS: Mutant[] = [
   },
   {
     name: "定下新版却没记住时代，之后的请求照旧不带 _meta（提示 6）",
+    file: "mcp-client.ts",
     from: 'this.era = "modern";',
     to: "this.era = undefined;",
     fails: "新版不握手",
@@ -35,6 +39,7 @@ const MUTANTS: Mutant[] = [
   },
   {
     name: "只给 tools/list 加了 _meta，tools/call 漏了（提示 6）",
+    file: "mcp-client.ts",
     from: 'if (this.era === "modern") params =',
     to: 'if (this.era === "modern" && method === "tools/list") params =',
     fails: "只说新版的服务器",
@@ -42,6 +47,7 @@ const MUTANTS: Mutant[] = [
   },
   {
     name: "没有 resultType 当成错误（提示 7）",
+    file: "mcp-client.ts",
     from: '(message.result.resultType ?? "complete")',
     to: "message.result.resultType",
     fails: "resultType：",
@@ -49,6 +55,7 @@ const MUTANTS: Mutant[] = [
   },
   {
     name: "不认得的 resultType 当成普通结果（提示 7）",
+    file: "mcp-client.ts",
     from: 'if (type === "complete") waiting.resolve(message.result);',
     to: "if (type) waiting.resolve(message.result);",
     fails: "resultType：",

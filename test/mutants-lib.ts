@@ -1,4 +1,4 @@
-// 变异体测试的共同做法（test/mutants*.test.ts 用它）：参考答案复制一份，mcp.ts（或者别的文件）里改那一处——正是 HINTS.md 提醒过的错；
+// 变异体测试的共同做法（test/mutants*.test.ts 用它）：参考答案复制一份，mcp-client.ts（或者别的文件）里改那一处——正是 HINTS.md 提醒过的错；
 // 检查器必须认出每一个，而且是管这件事的那条要求不通过。改坏的答案骗得过的检查器，什么也没检查。
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -10,7 +10,7 @@ import { ROOT } from "../shared/scenario.ts";
 
 export interface Mutant {
   name: string; // 犯了什么错
-  file?: string; // 改哪个文件，默认 mcp.ts
+  file?: string; // 改哪个文件，默认 mcp.ts（接线）；客户端在 mcp-client.ts，配置在 mcp-config.ts
   from: string | RegExp; // 参考答案那个文件里恰好出现一次的一段
   to: string;
   fails: string; // 该不通过的要求（名字的开头）

@@ -12,6 +12,7 @@ const TIMED_OUT = /撞上了场景的时限/;
 const MUTANTS: Mutant[] = [
   {
     name: "超时了只 reject、不从待回应表里取出来（提示 2）：idle() 以为还有人在等，harness 退不出去",
+    file: "mcp-client.ts",
     from: /(?<=notifications\/cancelled", \{ requestId: id, reason \}\);\s*)this\.take\(id\)/,
     to: "this.pending.get(id)",
     fails: "没写 timeout 的服务用默认超时",
@@ -19,6 +20,7 @@ const MUTANTS: Mutant[] = [
   },
   {
     name: "有了结局不 clearTimeout（提示 1）：harness 答完了还要等计时器",
+    file: "mcp-client.ts",
     from: "clearTimeout(entry.timer);",
     to: "",
     fails: "握手也有超时",
@@ -26,6 +28,7 @@ const MUTANTS: Mutant[] = [
   },
   {
     name: "只给工具调用计时（提示 1、4）：不回 initialize 的服务器让启动永远等下去",
+    file: "mcp-client.ts",
     from: "entry.timer = setTimeout(",
     to: 'if (method === "tools/call") entry.timer = setTimeout(',
     fails: "握手也有超时",
@@ -33,6 +36,7 @@ const MUTANTS: Mutant[] = [
   },
   {
     name: "握手也用调用的超时（任务：握手另有时限）：没写 timeout 的 hung 要等 60 秒",
+    file: "mcp-client.ts",
     from: 'const ms = method === "tools/call" ? this.timeoutMs : this.startupTimeoutMs;',
     to: "const ms = this.timeoutMs;",
     fails: "握手也有超时",
@@ -40,6 +44,7 @@ const MUTANTS: Mutant[] = [
   },
   {
     name: "握手超时也发取消通知（提示 4）：规范不许取消 initialize",
+    file: "mcp-client.ts",
     from: 'if (method === "initialize") return ',
     to: 'if (method === "never") return ',
     fails: "握手也有超时",
@@ -47,6 +52,7 @@ const MUTANTS: Mutant[] = [
   },
   {
     name: "按先来后到分配回答（提示 3）：迟到的回答交给了正在等的下一次调用",
+    file: "mcp-client.ts",
     from: 'const waiting = typeof id === "number" ? this.take(id) : undefined;',
     to: "const waiting = this.take([...this.pending.keys()][0] ?? (id as number));",
     fails: "迟到的回答被丢掉",
@@ -54,6 +60,7 @@ const MUTANTS: Mutant[] = [
   },
   {
     name: "取消通知的 requestId 不是原样的 id（提示 3）",
+    file: "mcp-client.ts",
     from: "{ requestId: id, reason }",
     to: "{ requestId: String(id), reason }",
     fails: "超时后给服务器发 notifications/cancelled",
@@ -61,6 +68,7 @@ const MUTANTS: Mutant[] = [
   },
   {
     name: "把毫秒当成秒写进结果（提示 5）",
+    file: "mcp-client.ts",
     from: "超过 ${ms / 1000} 秒",
     to: "超过 ${ms} 秒",
     fails: "mcp.json 里的 timeout 生效",
@@ -68,6 +76,7 @@ const MUTANTS: Mutant[] = [
   },
   {
     name: "不管 mcp.json 里按服务写的 timeout（提示 5）",
+    file: "mcp-config.ts",
     from: "const timeoutMs = entry.timeout ?? defaultTimeoutMs;",
     to: "const timeoutMs = defaultTimeoutMs;",
     fails: "mcp.json 里的 timeout 生效",
@@ -75,6 +84,7 @@ const MUTANTS: Mutant[] = [
   },
   {
     name: "不读 HARNESS_MCP_TIMEOUT_MS（提示 5）",
+    file: "mcp-config.ts",
     from: "if (environ.HARNESS_MCP_TIMEOUT_MS !== undefined) {",
     to: "if (false) {",
     fails: "没写 timeout 的服务用默认超时",

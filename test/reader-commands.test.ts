@@ -6,7 +6,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { CHAPTERS, ROOT, chapterDirs, hasTerminalTool, listScenarios, runScenario } from "../shared/scenario.ts";
+import { CHAPTERS, ROOT, chapterDirs, hasTerminalTool, listScenarios, processesUnder, runScenario } from "../shared/scenario.ts";
 import { startScriptedModel } from "../shared/scripted-model.ts";
 import { typecheckDir } from "../scripts/typecheck.ts";
 import { README, chapterIndex, indexInReadme } from "../scripts/chapter-index.ts";
@@ -23,6 +23,14 @@ function runScript(script: string, args: string[], opts: { cwd?: string; env?: R
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
   return new Promise<{ code: number | null; output: string }>((resolve) => child.on("close", (code) => resolve({ code, output })));
+}
+
+function cmdline(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return ""; // 刚好退出了
+  }
 }
 
 function tempDir(t: { after(fn: () => void): void }): string {
@@ -143,9 +151,11 @@ describe("npm run watch", () => {
     const dir = tempDir(t);
     const copy = path.join(dir, "my01");
     fs.cpSync(path.join(CHAPTERS, "01-hello"), copy, { recursive: true });
+    const scratch = path.join(fs.realpathSync(dir), "tmp"); // watch 和它的子进程的临时目录：最后查这里面没有进程
+    fs.mkdirSync(scratch);
     const child = spawn(process.execPath, ["--import", TSX, path.join(ROOT, "scripts", "watch.ts"), "01", "my01"], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir(), LANG: "C.UTF-8", INIT_CWD: dir },
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir(), LANG: "C.UTF-8", INIT_CWD: dir, TMPDIR: scratch },
       stdio: ["ignore", "pipe", "pipe"],
     });
     t.after(() => child.kill("SIGKILL"));
@@ -174,10 +184,21 @@ describe("npm run watch", () => {
     assert.match(summaries()[1], /✗ 第 01 章：\d+ 个通过，[1-9]\d* 个失败/);
     assert.match(output, /第 2 次，main\.ts 改了/);
 
+    // 跑到一半又存了一次：正在跑的那一次作废，当场从头再跑。第 3 次让 harness 卡住不退出（不重跑的话，
+    // 要等到场景的时限才有一行 ✗）；看到卡住的 harness 真的在跑，就把文件改好再存——下一行总结就是第 4 次的 ✓
+    const good = fs.readFileSync(main, "utf8").replace('console.log("多了一行");\n  ', "");
+    fs.writeFileSync(main, good.replace("console.log(answer);", "console.log(answer);\n  await new Promise(() => setInterval(() => {}, 1000));"));
+    if (process.platform === "linux") await until("卡住的 harness", () => processesUnder(scratch).some((pid) => /main\.(mjs|ts)/.test(cmdline(pid))));
+    fs.writeFileSync(main, good);
+    await until("重跑之后的总结", () => summaries().length === 3);
+    assert.match(output, /第 4 次，main\.ts 改了/);
+    assert.match(summaries()[2], /✓ 第 01 章/);
+
     const closed = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     child.kill("SIGINT");
     assert.equal(await closed, 0);
-    assert.equal(summaries().length, 2);
+    assert.equal(summaries().length, 3);
+    assert.deepEqual(processesUnder(scratch), [], "watch 退出以后还有进程待在它的临时目录里");
   });
 });
 

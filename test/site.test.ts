@@ -47,9 +47,9 @@ describe("npm run site：网页的结构", () => {
     }
   });
 
-  it("21 → 22 的 diff 列出 mcp.ts 和 jsonrpc.ts（新文件整个显示），README 的「改了哪些文件」链过去", () => {
+  it("21 → 22 的 diff 列出 mcp.ts、mcp-client.ts 和 jsonrpc.ts（新文件整个显示），README 的「改了哪些文件」链过去", () => {
     const page = read("22-mcp-client.html");
-    for (const file of ["mcp.ts", "jsonrpc.ts"]) {
+    for (const file of ["mcp.ts", "mcp-client.ts", "jsonrpc.ts"]) {
       assert.match(page, new RegExp(`<section class="file" id="diff-${file.replace(".", "\\.")}">`), `diff 里没有 ${file}`);
       assert.ok(page.includes(`<a href="#diff-${file}"><code class="nw">${file}</code></a>`), `「改了哪些文件」里的 ${file} 没有链到 diff`);
     }
@@ -181,7 +181,7 @@ document.getElementById("f").addEventListener("load", (e) => {
     assert.ok(m, `探针没有写出结果：${dom.slice(0, 300)}`);
     const r = JSON.parse(m[1].replace(/&quot;/g, '"').replace(/&amp;/g, "&"));
     assert.equal(r.h1, "第 22 章 · MCP 客户端：接入别人的工具");
-    assert.deepEqual(r.files, ["diff-jsonrpc.ts", "diff-main.ts", "diff-mcp.ts", "diff-permissions.ts"]);
+    assert.deepEqual(r.files, ["diff-jsonrpc.ts", "diff-main.ts", "diff-mcp-client.ts", "diff-mcp-config.ts", "diff-mcp-stderr.ts", "diff-mcp-tools.ts", "diff-mcp.ts", "diff-permissions.ts"]);
     assert.ok(r.transcripts >= 10, `转录只有 ${r.transcripts} 段`);
     assert.equal(r.prev, "21-workflow.html");
     assert.equal(r.next, "23-sandbox.html");

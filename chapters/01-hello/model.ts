@@ -90,6 +90,7 @@ function parseJson(text: string): any {
   }
 }
 
-function clip(s: string, n = 200): string {
+// 别人的话（服务端的错误体、坏 JSON）只引一小段：前 n 个字，截掉的用“…”标出来。后面各章引别人的话都用它
+export function clip(s: string, n = 200): string {
   return s.length > n ? s.slice(0, n) + "…" : s;
 }

@@ -53,14 +53,14 @@ export async function chat(config: ModelConfig, messages: Message[], out: ReplyO
   const res = await post(config, { model: config.model, messages, stream: true });
   // 有的代理或服务不认 stream: true，照旧回一整段 JSON——别把它当成“流断了”
   const type = res.headers.get("content-type") ?? "";
-  if (!type.includes("text/event-stream")) throw new ModelError(`模型服务没有按流式回答（content-type: ${safeLine(type)}）：${clip(await res.text())}`);
+  if (!type.includes("text/event-stream")) throw new ModelError(`模型服务没有按流式回答（content-type: ${safeLine(type)}）：${safeLine(clip(await res.text()))}`);
   let content = "";
   let finish = "";
   let thinkingLast = false; // 最后收到的是思考：回复在这时结束，就是想到一半被截断了
   try {
     for await (const data of readSSE(res.body!)) {
       const chunk = parseJson(data);
-      if (chunk.error) throw new ModelError(`模型服务在回答途中出错：${clip(chunk.error.message ?? JSON.stringify(chunk.error))}`);
+      if (chunk.error) throw new ModelError(`模型服务在回答途中出错：${safeLine(clip(chunk.error.message ?? JSON.stringify(chunk.error)))}`);
       const choice = chunk.choices?.[0];
       if (choice?.finish_reason) finish = String(choice.finish_reason);
       const delta = choice?.delta ?? {};
@@ -122,7 +122,7 @@ function describeHttpError(status: number, text: string, config: ModelConfig): s
   } catch {
     // 错误体不是 JSON，就原样给人看
   }
-  said = clip(said.trim());
+  said = safeLine(clip(said.trim())); // 显形了再引：错误体里的 ESC 序列、换行不能在用户的屏幕上画东西
   if (status === 401) return `模型服务拒绝了密钥（HTTP 401）：请检查 HARNESS_API_KEY。服务端说：${said}`;
   if (status === 404) return `找不到模型或地址（HTTP 404）：请检查 HARNESS_MODEL（现在是 ${config.model}）和 HARNESS_BASE_URL。服务端说：${said}`;
   if (status === 429) return `请求太频繁或额度已用完（HTTP 429）：稍后再试。服务端说：${said}`;
@@ -133,11 +133,11 @@ function parseJson(text: string): any {
   try {
     return JSON.parse(text);
   } catch {
-    throw new ModelError(`模型服务返回的不是合法 JSON：${clip(text)}`);
+    throw new ModelError(`模型服务返回的不是合法 JSON：${safeLine(clip(text))}`);
   }
 }
 
-// 服务端的原话只引一小段，而且显形了再引：错误体里的 ESC 序列、换行不能在用户的屏幕上画东西
-function clip(s: string, n = 200): string {
-  return safeLine(s.length > n ? s.slice(0, n) + "…" : s);
+// 别人的话（服务端的错误体、坏 JSON）只引一小段：前 n 个字，截掉的用“…”标出来。后面各章引别人的话都用它
+export function clip(s: string, n = 200): string {
+  return s.length > n ? s.slice(0, n) + "…" : s;
 }

@@ -1,7 +1,7 @@
 // main.ts：目录页——读配置，把问题发给模型，打印回答。
 // 第 06 章改动：工具登记进注册表，一问一答交给 agent 循环（runAgent），一轮一轮跑到模型停下。
 import { RoundLimitError, runAgent } from "./agent.ts";
-import { ConfigError, ModelError, loadConfig, type Message } from "./model.ts";
+import { ConfigError, ModelError, envInt, loadConfig, type Message } from "./model.ts";
 import { buildSystemPrompt } from "./prompt.ts";
 import { Registry } from "./registry.ts";
 import { repl } from "./repl.ts";
@@ -13,8 +13,7 @@ async function main() {
 
   const registry = new Registry();
   registry.register(readFileTool);
-  const maxRounds = Number(process.env.HARNESS_MAX_ROUNDS ?? 20);
-  if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new ConfigError(`HARNESS_MAX_ROUNDS 要是正整数，现在是 ${process.env.HARNESS_MAX_ROUNDS}`);
+  const maxRounds = envInt(process.env, "HARNESS_MAX_ROUNDS", 20, 1);
 
   async function turn(prompt: string) {
     history.push({ role: "user", content: prompt });

@@ -1,7 +1,7 @@
 // main.ts：目录页——读配置，把问题发给模型，打印回答。
 // 第 07 章改动：登记 bash 工具。
 import { RoundLimitError, runAgent } from "./agent.ts";
-import { ConfigError, ModelError, loadConfig, type Message } from "./model.ts";
+import { ConfigError, ModelError, envInt, loadConfig, type Message } from "./model.ts";
 import { buildSystemPrompt } from "./prompt.ts";
 import { Registry } from "./registry.ts";
 import { repl } from "./repl.ts";
@@ -15,8 +15,7 @@ async function main() {
   const registry = new Registry();
   registry.register(readFileTool);
   registry.register(bashTool);
-  const maxRounds = Number(process.env.HARNESS_MAX_ROUNDS ?? 20);
-  if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new ConfigError(`HARNESS_MAX_ROUNDS 要是正整数，现在是 ${process.env.HARNESS_MAX_ROUNDS}`);
+  const maxRounds = envInt(process.env, "HARNESS_MAX_ROUNDS", 20, 1);
 
   async function turn(prompt: string) {
     history.push({ role: "user", content: prompt });

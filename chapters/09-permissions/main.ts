@@ -1,7 +1,7 @@
 // main.ts：目录页——读配置，把问题发给模型，打印回答。
 // 第 09 章改动：每个工具套上权限检查（guard）再登记：工作目录里的读默认放行，其余默认要问；规则读好了才开始。
 import { RoundLimitError, runAgent } from "./agent.ts";
-import { ConfigError, ModelError, loadConfig, type Message } from "./model.ts";
+import { ConfigError, ModelError, envInt, loadConfig, type Message } from "./model.ts";
 import { buildSystemPrompt } from "./prompt.ts";
 import { guard, loadPolicy } from "./permissions.ts";
 import { Registry } from "./registry.ts";
@@ -22,8 +22,7 @@ async function main() {
   registry.register(guard(bashTool, policy, ask));
   registry.register(guard(writeFileTool, policy, ask));
   registry.register(guard(editFileTool, policy, ask));
-  const maxRounds = Number(process.env.HARNESS_MAX_ROUNDS ?? 20);
-  if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new ConfigError(`HARNESS_MAX_ROUNDS 要是正整数，现在是 ${process.env.HARNESS_MAX_ROUNDS}`);
+  const maxRounds = envInt(process.env, "HARNESS_MAX_ROUNDS", 20, 1);
 
   async function turn(prompt: string) {
     history.push({ role: "user", content: prompt });

@@ -1,6 +1,6 @@
 // model.ts：模型配置（环境变量）和对 /chat/completions 的请求；一切失败都归成一句中文。
-// 第 05 章改动：请求带上工具声明（ToolSpec）；回答里的 tool_calls 从流式碎片拼回完整的调用；
-// 带工具调用的那条消息留着 reasoning_content（DeepSeek 要它回来），别的思考只给人看。
+// 第 06 章改动：envInt()——读一个整数的环境变量、查下限，说错了就是 ConfigError。
+// 第一个用它的是 main.ts 的 HARNESS_MAX_ROUNDS；以后再有整数设置，也都从这里读，报错的说法一个样。
 import { readSSE, StreamEndedError } from "./sse.ts";
 import { safeLine } from "./terminal.ts";
 
@@ -39,6 +39,14 @@ export type Message =
 
 // 读者自己改得好的错（缺密钥、地址写错）：退出码 2
 export class ConfigError extends Error {}
+
+// 一个整数的环境变量：没设就用默认值；不是整数、或者小于 min，就是配置错误，说清要什么（unit：单位，写进说明）
+export function envInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, unit = ""): number {
+  const n = Number(env[name] ?? fallback);
+  const want = (min === 1 ? "正整数" : `不小于 ${min} 的整数`) + (unit ? `（${unit}）` : "");
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} 要是${want}，现在是 ${env[name]}`);
+  return n;
+}
 
 // 模型服务那头的错（HTTP 错误、连不上、回的不是 JSON）：退出码 1
 export class ModelError extends Error {}
@@ -79,7 +87,7 @@ export async function chat(config: ModelConfig, messages: Message[], tools: Tool
   const res = await post(config, body);
   // 有的代理或服务不认 stream: true，照旧回一整段 JSON——别把它当成“流断了”
   const type = res.headers.get("content-type") ?? "";
-  if (!type.includes("text/event-stream")) throw new ModelError(`模型服务没有按流式回答（content-type: ${safeLine(type)}）：${clip(await res.text())}`);
+  if (!type.includes("text/event-stream")) throw new ModelError(`模型服务没有按流式回答（content-type: ${safeLine(type)}）：${safeLine(clip(await res.text()))}`);
   const message: AssistantMessage = { role: "assistant", content: "" };
   const calls: ToolCall[] = [];
   const byIndex = new Map<number, ToolCall>();
@@ -89,7 +97,7 @@ export async function chat(config: ModelConfig, messages: Message[], tools: Tool
   try {
     for await (const data of readSSE(res.body!)) {
       const chunk = parseJson(data);
-      if (chunk.error) throw new ModelError(`模型服务在回答途中出错：${clip(chunk.error.message ?? JSON.stringify(chunk.error))}`);
+      if (chunk.error) throw new ModelError(`模型服务在回答途中出错：${safeLine(clip(chunk.error.message ?? JSON.stringify(chunk.error)))}`);
       const choice = chunk.choices?.[0];
       if (choice?.finish_reason) finish = String(choice.finish_reason);
       const delta = choice?.delta ?? {};
@@ -177,7 +185,7 @@ function describeHttpError(status: number, text: string, config: ModelConfig): s
   } catch {
     // 错误体不是 JSON，就原样给人看
   }
-  said = clip(said.trim());
+  said = safeLine(clip(said.trim())); // 显形了再引：错误体里的 ESC 序列、换行不能在用户的屏幕上画东西
   if (status === 401) return `模型服务拒绝了密钥（HTTP 401）：请检查 HARNESS_API_KEY。服务端说：${said}`;
   if (status === 404) return `找不到模型或地址（HTTP 404）：请检查 HARNESS_MODEL（现在是 ${config.model}）和 HARNESS_BASE_URL。服务端说：${said}`;
   if (status === 429) return `请求太频繁或额度已用完（HTTP 429）：稍后再试。服务端说：${said}`;
@@ -188,11 +196,11 @@ function parseJson(text: string): any {
   try {
     return JSON.parse(text);
   } catch {
-    throw new ModelError(`模型服务返回的不是合法 JSON：${clip(text)}`);
+    throw new ModelError(`模型服务返回的不是合法 JSON：${safeLine(clip(text))}`);
   }
 }
 
-// 服务端的原话只引一小段，而且显形了再引：错误体里的 ESC 序列、换行不能在用户的屏幕上画东西
-function clip(s: string, n = 200): string {
-  return safeLine(s.length > n ? s.slice(0, n) + "…" : s);
+// 别人的话（服务端的错误体、坏 JSON）只引一小段：前 n 个字，截掉的用“…”标出来。后面各章引别人的话都用它
+export function clip(s: string, n = 200): string {
+  return s.length > n ? s.slice(0, n) + "…" : s;
 }

@@ -1,7 +1,7 @@
 // main.ts：目录页——读配置，把问题发给模型，打印回答。
 // 第 10 章改动：每一问答完就把新消息追加进会话文件；--resume [ID] 接着上次的会话聊。
 import { RoundLimitError, runAgent } from "./agent.ts";
-import { ConfigError, ModelError, loadConfig, type Message } from "./model.ts";
+import { ConfigError, ModelError, envInt, loadConfig, type Message } from "./model.ts";
 import { buildSystemPrompt } from "./prompt.ts";
 import { guard, loadPolicy } from "./permissions.ts";
 import { Registry } from "./registry.ts";
@@ -41,8 +41,7 @@ async function main() {
   registry.register(guard(bashTool, policy, ask));
   registry.register(guard(writeFileTool, policy, ask));
   registry.register(guard(editFileTool, policy, ask));
-  const maxRounds = Number(process.env.HARNESS_MAX_ROUNDS ?? 20);
-  if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new ConfigError(`HARNESS_MAX_ROUNDS 要是正整数，现在是 ${process.env.HARNESS_MAX_ROUNDS}`);
+  const maxRounds = envInt(process.env, "HARNESS_MAX_ROUNDS", 20, 1);
 
   // 一问答完就存：进程随时可能被杀，最多丢正在进行的这一问
   async function turn(prompt: string) {

@@ -2,7 +2,7 @@
 // 第 12 章改动：每一问都带一个能被 Ctrl-C 中断的 signal；中断后 REPL 接着等下一句，单次模式退出 130。
 import { RoundLimitError, runAgent } from "./agent.ts";
 import { InterruptError, Interrupter } from "./interrupt.ts";
-import { ConfigError, ModelError, loadConfig, type Message } from "./model.ts";
+import { ConfigError, ModelError, envInt, loadConfig, type Message } from "./model.ts";
 import { buildSystemPrompt } from "./prompt.ts";
 import { guard, loadPolicy } from "./permissions.ts";
 import { Registry } from "./registry.ts";
@@ -42,8 +42,7 @@ async function main() {
   registry.register(guard(bashTool, policy, ask));
   registry.register(guard(writeFileTool, policy, ask));
   registry.register(guard(editFileTool, policy, ask));
-  const maxRounds = Number(process.env.HARNESS_MAX_ROUNDS ?? 20);
-  if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new ConfigError(`HARNESS_MAX_ROUNDS 要是正整数，现在是 ${process.env.HARNESS_MAX_ROUNDS}`);
+  const maxRounds = envInt(process.env, "HARNESS_MAX_ROUNDS", 20, 1);
 
   const interrupter = new Interrupter();
 

@@ -48,6 +48,14 @@ export type Message =
 // 读者自己改得好的错（缺密钥、地址写错）：退出码 2
 export class ConfigError extends Error {}
 
+// 一个整数的环境变量：没设就用默认值；不是整数、或者小于 min，就是配置错误，说清要什么（unit：单位，写进说明）
+export function envInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, unit = ""): number {
+  const n = Number(env[name] ?? fallback);
+  const want = (min === 1 ? "正整数" : `不小于 ${min} 的整数`) + (unit ? `（${unit}）` : "");
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} 要是${want}，现在是 ${env[name]}`);
+  return n;
+}
+
 // 模型服务那头的错（HTTP 错误、连不上、回的不是 JSON）：退出码 1。
 // retryable：过一会儿再试可能就好（429、5xx、连不上、流断了）；retryAfterMs：服务端要求等多久
 export class ModelError extends Error {
@@ -71,17 +79,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): ModelConfig {
     );
   }
   const retry = {
-    retries: count(env, "HARNESS_RETRIES", 3),
-    baseMs: count(env, "HARNESS_RETRY_BASE_MS", 1000),
-    timeoutMs: Math.max(1, count(env, "HARNESS_TIMEOUT_MS", 600_000)), // 0 毫秒的超时等于每个请求都立刻失败
+    retries: envInt(env, "HARNESS_RETRIES", 3, 0),
+    baseMs: envInt(env, "HARNESS_RETRY_BASE_MS", 1000, 0),
+    timeoutMs: Math.max(1, envInt(env, "HARNESS_TIMEOUT_MS", 600_000, 0)), // 0 毫秒的超时等于每个请求都立刻失败
   };
   return { baseUrl, apiKey, model: env.HARNESS_MODEL || "deepseek-chat", retry };
-}
-
-function count(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const n = Number(env[name] ?? fallback);
-  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} 要是不小于 0 的整数，现在是 ${env[name]}`);
-  return n;
 }
 
 function isLocal(url: string): boolean {
@@ -108,7 +110,7 @@ export async function chat(config: ModelConfig, messages: Message[], tools: Tool
   const res = await post(config, body, signal);
   // 有的代理或服务不认 stream: true，照旧回一整段 JSON——别把它当成“流断了”
   const type = res.headers.get("content-type") ?? "";
-  if (!type.includes("text/event-stream")) throw new ModelError(`模型服务没有按流式回答（content-type: ${safeLine(type)}）：${clip(await res.text())}`);
+  if (!type.includes("text/event-stream")) throw new ModelError(`模型服务没有按流式回答（content-type: ${safeLine(type)}）：${safeLine(clip(await res.text()))}`);
   const message: AssistantMessage = { role: "assistant", content: "" };
   const calls: ToolCall[] = [];
   const byIndex = new Map<number, ToolCall>();
@@ -119,7 +121,7 @@ export async function chat(config: ModelConfig, messages: Message[], tools: Tool
   try {
     for await (const data of readSSE(res.body!)) {
       const chunk = parseJson(data);
-      if (chunk.error) throw new ModelError(`模型服务在回答途中出错：${clip(chunk.error.message ?? JSON.stringify(chunk.error))}`);
+      if (chunk.error) throw new ModelError(`模型服务在回答途中出错：${safeLine(clip(chunk.error.message ?? JSON.stringify(chunk.error)))}`);
       // 用量在哪一块到，各家不同：OpenAI 单独一块（choices 是空的），DeepSeek 搭在带 finish_reason 的最后一块上
       if (chunk.usage) usage = readUsage(chunk.usage);
       const choice = chunk.choices?.[0];
@@ -222,7 +224,7 @@ function describeHttpError(status: number, text: string, config: ModelConfig): s
   } catch {
     // 错误体不是 JSON，就原样给人看
   }
-  said = clip(said.trim());
+  said = safeLine(clip(said.trim())); // 显形了再引：错误体里的 ESC 序列、换行不能在用户的屏幕上画东西
   if (status === 401) return `模型服务拒绝了密钥（HTTP 401）：请检查 HARNESS_API_KEY。服务端说：${said}`;
   if (status === 404) return `找不到模型或地址（HTTP 404）：请检查 HARNESS_MODEL（现在是 ${config.model}）和 HARNESS_BASE_URL。服务端说：${said}`;
   if (status === 429) return `请求太频繁或额度已用完（HTTP 429）：稍后再试。服务端说：${said}`;
@@ -233,11 +235,11 @@ function parseJson(text: string): any {
   try {
     return JSON.parse(text);
   } catch {
-    throw new ModelError(`模型服务返回的不是合法 JSON：${clip(text)}`);
+    throw new ModelError(`模型服务返回的不是合法 JSON：${safeLine(clip(text))}`);
   }
 }
 
-// 服务端的原话只引一小段，而且显形了再引：错误体里的 ESC 序列、换行不能在用户的屏幕上画东西
-function clip(s: string, n = 200): string {
-  return safeLine(s.length > n ? s.slice(0, n) + "…" : s);
+// 别人的话（服务端的错误体、坏 JSON）只引一小段：前 n 个字，截掉的用“…”标出来。后面各章引别人的话都用它
+export function clip(s: string, n = 200): string {
+  return s.length > n ? s.slice(0, n) + "…" : s;
 }

@@ -2,7 +2,7 @@
 // 第 18 章改动：最后登记 sub_agent（它拿到的是此刻注册表的快照）；一问有账本，用了子 agent 就打印合计。
 import { RoundLimitError, runAgent } from "./agent.ts";
 import { InterruptError, Interrupter } from "./interrupt.ts";
-import { ConfigError, ModelError, loadConfig, type Message } from "./model.ts";
+import { ConfigError, ModelError, envInt, loadConfig, type Message } from "./model.ts";
 import { buildSystemPrompt, skillList } from "./prompt.ts";
 import { guard, loadPolicy } from "./permissions.ts";
 import { Registry } from "./registry.ts";
@@ -52,12 +52,9 @@ async function main() {
   registry.register(guard(writeFileTool, policy, ask));
   registry.register(guard(editFileTool, policy, ask));
   if (skills.length > 0) registry.register(loadSkillTool(skills));
-  const maxRounds = Number(process.env.HARNESS_MAX_ROUNDS ?? 20);
-  if (!Number.isInteger(maxRounds) || maxRounds < 1) throw new ConfigError(`HARNESS_MAX_ROUNDS 要是正整数，现在是 ${process.env.HARNESS_MAX_ROUNDS}`);
-  const budget = Number(process.env.HARNESS_TOOL_BUDGET ?? 20_000);
-  if (!Number.isInteger(budget) || budget < 100) throw new ConfigError(`HARNESS_TOOL_BUDGET 要是不小于 100 的整数（字符数），现在是 ${process.env.HARNESS_TOOL_BUDGET}`);
-  const compactAt = Number(process.env.HARNESS_COMPACT_AT ?? 60_000);
-  if (!Number.isInteger(compactAt) || compactAt < 1) throw new ConfigError(`HARNESS_COMPACT_AT 要是正整数（tokens），现在是 ${process.env.HARNESS_COMPACT_AT}`);
+  const maxRounds = envInt(process.env, "HARNESS_MAX_ROUNDS", 20, 1);
+  const budget = envInt(process.env, "HARNESS_TOOL_BUDGET", 20_000, 100, "字符数");
+  const compactAt = envInt(process.env, "HARNESS_COMPACT_AT", 60_000, 1, "tokens");
   const ledger = new UsageLedger();
   // sub_agent 最后登记：它拿到的注册表快照里是此前登记的全部工具，唯独没有它自己
   const system = String(history[0]?.content ?? "");

@@ -2,7 +2,7 @@
 // 循环只和注册表打交道，不知道也不关心具体有哪些工具。
 // 第 18 章改动：snapshot()——复制此刻登记的全部工具，给子 agent 用。
 import { describeJsonError } from "./json.ts";
-import type { ToolSpec } from "./model.ts";
+import { clip, type ToolSpec } from "./model.ts";
 
 export interface Tool {
   definition(): ToolSpec;
@@ -54,8 +54,4 @@ export class Registry {
       return `错误: 工具 ${name} 执行失败：${code ?? (e instanceof Error ? e.name : "未知异常")}`;
     }
   }
-}
-
-function clip(s: string, n = 200): string {
-  return s.length > n ? s.slice(0, n) + "…" : s;
 }

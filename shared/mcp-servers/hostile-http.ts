@@ -79,7 +79,7 @@ function handle(mode: string, req: http.IncomingMessage, res: http.ServerRespons
   }
   if (mode === "endless") {
     res.writeHead(200, { "Content-Type": "text/event-stream" });
-    // 每个通知都不小（半 MiB，一行的上限之内）：客户端要靠整条流的上限停下来
+    // 每个通知都不小（约 1.5 MiB，一行的上限之内：检查场景把上限调成 4 MiB）：客户端要靠整条流的上限停下来
     const event = `data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "还在忙".repeat(170_000) } })}\n\n`;
     return flood(res, event, "");
   }

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { ServerConfig } from "./mcp.ts";
+import type { ServerConfig } from "./mcp-config.ts";
 import type { Confirm } from "./permissions.ts";
 import { safeLine } from "./terminal.ts";
 import crypto from "node:crypto";

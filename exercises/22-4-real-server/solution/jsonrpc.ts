@@ -27,7 +27,8 @@ export function encode(message: RpcMessage): string {
 }
 
 // 一条消息最长 64 MiB。没有上限的话，一个只写不换行的服务器能让我们一直长内存，直到整个 harness 被杀掉；
-// 官方 SDK 的上限是 10 MiB，我们放宽到 64 MiB，好让 32 MiB 的结果也能完整收下
+// 官方 SDK 的上限是 10 MiB，我们放宽到 64 MiB，好让 32 MiB 的结果也能完整收下。
+// 这是默认值：main.ts 从 HARNESS_MCP_MAX_LINE（字节）读，测试调成 1 MiB，一行超长的场景几毫秒就跑完
 export const MAX_LINE = 64 * 1024 * 1024;
 
 export class LineSplitter {

@@ -3,7 +3,7 @@
 // 第 18 章改动：snapshot()——复制此刻登记的全部工具，给子 agent 用。
 // 练习 22-4：unregister()——MCP 服务器的工具会变，去掉的要从注册表里撤下。
 import { describeJsonError } from "./json.ts";
-import type { ToolSpec } from "./model.ts";
+import { clip, type ToolSpec } from "./model.ts";
 
 export interface Tool {
   definition(): ToolSpec;
@@ -59,8 +59,4 @@ export class Registry {
       return `错误: 工具 ${name} 执行失败：${code ?? (e instanceof Error ? e.name : "未知异常")}`;
     }
   }
-}
-
-function clip(s: string, n = 200): string {
-  return s.length > n ? s.slice(0, n) + "…" : s;
 }

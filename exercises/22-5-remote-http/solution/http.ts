@@ -7,7 +7,7 @@ import type { ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { PassThrough, Writable } from "node:stream";
 import { LineSplitter, MAX_LINE, type Id } from "./jsonrpc.ts";
-import type { ServerConfig } from "./mcp.ts";
+import type { ServerConfig } from "./mcp-config.ts";
 import { LineTooLongError, readSSE, StreamEndedError } from "./sse.ts";
 import { safeLine } from "./terminal.ts";
 
@@ -46,8 +46,8 @@ export function httpConfig(entry: Record<string, unknown>, environ: NodeJS.Proce
   return { ...config, url: url.href, headers: config.env, timeoutMs, startupTimeoutMs };
 }
 
-// 一个回答最多 MAX_LINE（64 MiB，和 stdio 上一行的上限一样）：JSON 的整个响应体、SSE 的整条流都算
-const MAX_BODY = MAX_LINE;
+// 一个回答最多 maxBody 字节（默认 MAX_LINE，64 MiB，和 stdio 上一行的上限是同一个设置 HARNESS_MCP_MAX_LINE）：
+// JSON 的整个响应体、SSE 的整条流都算
 // 关闭时的 DELETE 最多等这么久：对面不理，也不能让 harness 退不了（McpClient.close 两秒后就不再等“进程”退出）
 const DELETE_WAIT_MS = 1000;
 
@@ -75,9 +75,11 @@ class HttpServerProcess extends EventEmitter {
   private renewing: Promise<void> | undefined; // 正在重新握手：同时撞上 404 的几个请求等同一次
   private renewals = 0;
   private readonly inflight = new Map<Id, AbortController>();
+  private readonly maxBody: number;
 
-  constructor(name: string, config: HttpConfig, log: (line: string) => void) {
+  constructor(name: string, config: HttpConfig, log: (line: string) => void, maxBody: number) {
     super();
+    this.maxBody = maxBody;
     this.name = name;
     this.config = config;
     this.log = (line) => log(safeLine(line));
@@ -191,7 +193,7 @@ class HttpServerProcess extends EventEmitter {
     if (!response.ok) throw new TransportError(await refusal(response));
     const type = (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
     if (type === "application/json") {
-      const text = await readBody(response);
+      const text = await readBody(response, this.maxBody);
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
@@ -208,11 +210,12 @@ class HttpServerProcess extends EventEmitter {
     }
     if (type === "text/event-stream" && response.body) {
       let size = 0;
+      const max = this.maxBody;
       const counted = response.body.pipeThrough(
         new TransformStream<Uint8Array, Uint8Array>({
           transform(chunk, stream) {
             size += chunk.length;
-            if (size > MAX_BODY) stream.error(new TransportError(`SSE 流超过 ${MAX_BODY / 1024 / 1024} MiB 还没有等到回答，不再读下去`));
+            if (size > max) stream.error(new TransportError(`SSE 流超过 ${max / 1024 / 1024} MiB 还没有等到回答，不再读下去`));
             else stream.enqueue(chunk);
           },
         }),
@@ -262,8 +265,9 @@ class HttpServerProcess extends EventEmitter {
   }
 }
 
-export function httpProcess(name: string, config: HttpConfig, log: (line: string) => void): ChildProcess {
-  return new HttpServerProcess(name, config, log) as unknown as ChildProcess;
+// maxBody：一个回答最多多少字节，McpClient 把它一行的上限交过来
+export function httpProcess(name: string, config: HttpConfig, log: (line: string) => void, maxBody = MAX_LINE): ChildProcess {
+  return new HttpServerProcess(name, config, log, maxBody) as unknown as ChildProcess;
 }
 
 // 一个 4xx/5xx：说出状态码，服务器给了 JSON-RPC 的错误就连它的原话一起（读得不多）
@@ -280,7 +284,7 @@ async function refusal(response: Response): Promise<string> {
 }
 
 // 读完整个响应体，最多 max 字节：先看 Content-Length，没写的边读边数
-async function readBody(response: Response, max = MAX_BODY): Promise<string> {
+async function readBody(response: Response, max: number): Promise<string> {
   const tooBig = () => new TransportError(`回答超过 ${max >= 1024 * 1024 ? `${max / 1024 / 1024} MiB` : `${max} 字节`} 的上限，不再读下去`);
   const declared = Number(response.headers.get("content-length"));
   if (declared > max) {
