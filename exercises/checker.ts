@@ -3,7 +3,7 @@
 // 不是逐字比对转录。
 import fs from "node:fs";
 import path from "node:path";
-import { runProblems, runScenario, type RunOptions, type RunResult, type Scenario, type ScenarioSpec } from "../shared/scenario.ts";
+import { findChapter, runProblems, runScenario, type RunOptions, type RunResult, type Scenario, type ScenarioSpec } from "../shared/scenario.ts";
 
 export interface Requirement {
   name: string; // 要求，一句话
@@ -42,7 +42,7 @@ export async function runRequirements(exerciseDir: string, requirements: Require
 async function runCheck(exerciseDir: string, name: string, impl: string, options: RunOptions): Promise<{ run: RunResult; spec: ScenarioSpec }> {
   const dir = path.join(exerciseDir, "checks", name);
   const spec = JSON.parse(fs.readFileSync(path.join(dir, "scenario.json"), "utf8")) as ScenarioSpec;
-  const scenario: Scenario = { chapter: "22-mcp-client", name, dir, spec };
+  const scenario: Scenario = { chapter: findChapter(path.basename(exerciseDir)) ?? "22-mcp-client", name, dir, spec }; // 练习名开头的章号就是它做在哪一章上
   return { run: await runScenario(scenario, impl, options), spec };
 }
 

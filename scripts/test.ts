@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ROOT, killProcessesUnder, processesUnder } from "../shared/scenario.ts";
+import { ROOT, killProcessesUnder, processesUnder, tempRoot } from "../shared/scenario.ts";
 
 const args = process.argv.slice(2);
 const all = args.includes("--all");
@@ -23,7 +23,7 @@ const files = named.length > 0 ? named : fs
   .sort()
   .map((f) => path.join("test", f));
 
-const scratch = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), "lh-test-"));
+const scratch = fs.mkdtempSync(path.join(tempRoot(), "lh-test-")); // 不在 /tmp 下：第 23 章的沙箱有私有的 /tmp
 // 自成一个进程组：终端的 Ctrl-C 只到这里，由这里按顺序收拾（测试进程先收尾，再扫尾）
 const child = spawn(process.execPath, ["--import", "tsx", "--test", `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 4}`, "--test-reporter=spec", ...files], {
   cwd: ROOT,

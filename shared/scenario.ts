@@ -38,6 +38,8 @@ export interface ScenarioSpec {
   demo?: boolean; // npm run demo 播放的那个场景
   timeoutMs?: number; // 场景的时限，默认 60 秒：最慢的场景在忙碌的两核机器上也不到它的五分之一
   retired?: { chapter: string; why: string }; // 从这一章起（含）不再适用：这一章有意去掉了这个行为，README 里要说
+  // 第 23 章起 harness 要一个能用的 bubblewrap：没有就跳过（CI 上不跳，失败）。写 false 的场景不用它（把沙箱关了，或者故意让 harness 找不到 bwrap）
+  bwrap?: false;
   turns: Turn[];
 }
 
@@ -340,7 +342,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
 // （压缩那一行、skill 清单）跟着路径的长度走；服务器的日志按长度折行。所以不管 TMPDIR 多长（macOS 的 /var/folders/…、
 // watch 给子进程的 lh-watch-…），也不管中间隔着符号链接（/tmp → /private/tmp：先取真实路径再在里面建），转录都一样
 export const RUN_DIR_LENGTH = 120;
-export function runDir(root = fs.realpathSync(os.tmpdir())): string {
+export function runDir(root = tempRoot()): string {
   const prefix = "lh-";
   const pad = RUN_DIR_LENGTH - (root.length + 1 + prefix.length + 6); // mkdtemp 在后面补 6 个随机字符
   if (pad < 0) throw new Error(`临时目录的路径太长（${root}，${root.length} 个字符）：把 TMPDIR 设成一个短一点的目录再跑`);
@@ -390,6 +392,14 @@ async function stopEverything(signal: NodeJS.Signals) {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   process.exit(128 + (os.constants.signals[signal] ?? 0));
+}
+
+// 场景的工作目录和家目录放在哪（npm test、watch 给子进程的临时目录也建在这里）。第 23 章的沙箱给命令一个私有的 /tmp，
+// 盖住原来 /tmp 里的一切：放在 /tmp 下面，命令就看不见家目录、工作目录的邻居了（读者的机器上它们不在 /tmp 里）。
+// 所以系统临时目录是 /tmp 时改用 /var/tmp
+export function tempRoot(): string {
+  const tmp = fs.realpathSync(os.tmpdir());
+  return tmp === "/tmp" && fs.existsSync("/var/tmp") ? "/var/tmp" : tmp;
 }
 
 // 场景的 setup 也异步跑：同步的 execFileSync 会停住整个事件循环，同时在跑的几个场景都跟着等
@@ -679,6 +689,17 @@ function spawnInTerminal(command: string[], cwd: string, env: Record<string, str
   child.stdout?.on("data", (d: Buffer) => fs.writeSync(fd, d));
   child.stderr?.on("data", (d: Buffer) => fs.writeSync(fd, d));
   return child;
+}
+
+// 第 23 章起 bash 和 MCP 服务器跑在 bubblewrap 里：这台机器上真能起一个沙箱吗（装了 bwrap，内核也许普通用户建命名空间）
+export const SANDBOX_CHAPTER = "23";
+export function hasSandbox(): boolean {
+  try {
+    execFileSync("bwrap", ["--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "--", "true"], { stdio: "ignore", timeout: 10_000 });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function hasTerminalTool(): boolean {

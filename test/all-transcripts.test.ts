@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { CHAPTERS, FIXTURES, ROOT, chapterDirs, comparable, expectedFor, expectedPath, hasTerminalTool, judge, listScenarios, runProblems, runScenario, scenariosFor, type Applied } from "../shared/scenario.ts";
+import { CHAPTERS, FIXTURES, ROOT, chapterDirs, comparable, expectedFor, expectedPath, hasSandbox, hasTerminalTool, judge, SANDBOX_CHAPTER, listScenarios, runProblems, runScenario, scenariosFor, type Applied } from "../shared/scenario.ts";
 import type { Profile } from "../shared/scripted-model.ts";
 
 const update = process.env.UPDATE === "1";
@@ -18,6 +18,9 @@ const ownOnly = process.env.OWN === "1"; // OWN=1 只跑各章自己的场景
 // 最后的快照守住前面每一章的承诺。npm run test:all（和直接跑这个文件）再加上每一章上继承来的运行
 const quick = process.env.LH_TIER === "quick";
 const terminal = hasTerminalTool();
+// 没有能用的 bubblewrap，第 23 章起的运行跳过（和没有 Chromium 时的浏览器检查一样）；CI 上从不跳过，没有它就失败
+const sandbox = hasSandbox() || process.env.CI !== undefined;
+const noSandbox = (a: Applied) => !sandbox && a.chapter >= SANDBOX_CHAPTER && a.s.spec.bwrap !== false;
 
 // UPDATE 模式：同一个场景在后面各章的转录，和它在前一章的转录比——一样就沿用，不一样才在这一章记一份。
 // 所以同一个场景按章的先后排队（测试按顺序开始，前一章的那次运行一定已经开始了）
@@ -27,8 +30,9 @@ const key = (a: Applied, profile: Profile, chapter = a.chapter) => `${a.s.chapte
 const chapters = chapterDirs().filter((c) => !only || c.startsWith(only.padStart(2, "0")));
 const last = chapterDirs().at(-1);
 const demos = new Map(chapterDirs().map((c) => [c, (listScenarios(c).find((s) => s.spec.demo) ?? listScenarios(c)[0])?.dir]));
+const unsandboxed = chapters.flatMap((chapter) => scenariosFor(chapter, { ownOnly: ownOnly || (quick && chapter !== last) })).filter(noSandbox).length;
 const jobs = chapters.flatMap((chapter) =>
-  scenariosFor(chapter, { ownOnly: ownOnly || (quick && chapter !== last) }).flatMap((a) => {
+  scenariosFor(chapter, { ownOnly: ownOnly || (quick && chapter !== last) }).filter((a) => !noSandbox(a)).flatMap((a) => {
     // 每章的演示场景（第一家形状）照读者 npm run ch 的样子经过 tsx 跑：证明每一章在 Node 20 + tsx 上也跑得起来
     const demo = a.own && a.s.dir === demos.get(a.chapter);
     return a.profiles.map((profile, i) => ({ a, profile, i, tsx: demo && i === 0 }));
@@ -37,6 +41,8 @@ const jobs = chapters.flatMap((chapter) =>
 
 // 一次运行大半时间在等（子进程、网络、睡着的命令）：两个核上同时跑 8 个，等超时的那几个不至于让 CPU 闲着
 describe("转录", { concurrency: Number(process.env.CONCURRENCY ?? 8) }, () => {
+  // 跳过的运行只说一行，不是每个场景一行
+  if (unsandboxed > 0) it(`第 ${SANDBOX_CHAPTER} 章起的 ${unsandboxed} 次运行`, { skip: "这台机器没有能用的 bubblewrap（沙箱）：apt install bubblewrap" }, () => {});
   for (const chapter of chapters) {
     it(`${chapter} 至少有一个自己的场景`, () => assert.ok(scenariosFor(chapter, { ownOnly: true }).length > 0, `shared/fixtures/${chapter}/ 下没有场景`));
   }

@@ -1,4 +1,4 @@
-// 每个练习的检查器：拿参考答案（solution/）检查必须全部通过；拿没做练习的第 22 章检查必须不通过，
+// 每个练习的检查器：拿参考答案（solution/）检查必须全部通过；拿没做练习的那一章（22-N 是第 22 章，23-1 是第 23 章）检查必须不通过，
 // 而且要说出缺了什么——检查器要是对两者都说“通过”，它就什么也没检查。
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -8,7 +8,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, it } from "node:test";
 import { runRequirements, type Requirement } from "../exercises/checker.ts";
-import { CHAPTERS, ROOT, compareTranscripts } from "../shared/scenario.ts";
+import { CHAPTERS, ROOT, compareTranscripts, findChapter } from "../shared/scenario.ts";
 
 const exercisesDir = path.join(ROOT, "exercises");
 const exercises = fs.readdirSync(exercisesDir).filter((d) => fs.existsSync(path.join(exercisesDir, d, "check.ts")));
@@ -17,24 +17,27 @@ describe("练习", { concurrency: 2 }, () => {
   for (const exercise of exercises) {
     const dir = path.join(exercisesDir, exercise);
     const load = async () => ((await import(pathToFileURL(path.join(dir, "check.ts")).href)) as { requirements: Requirement[] }).requirements;
+    // 练习做在哪一章上：名字开头的章号（22-1 → 第 22 章，23-1 → 第 23 章）
+    const n = exercise.slice(0, 2);
+    const base = path.join(CHAPTERS, findChapter(n)!);
 
     it(`${exercise}：有 README.md、HINTS.md 和 solution/`, () => {
       for (const file of ["README.md", "HINTS.md", "solution/main.ts"]) assert.ok(fs.existsSync(path.join(dir, file)), `${exercise} 缺少 ${file}`);
     });
 
-    it(`${exercise}：参考答案和第 22 章只差练习要改的文件（每个都在练习的 README 里点了名）`, () => {
+    it(`${exercise}：参考答案和第 ${n} 章只差练习要改的文件（每个都在练习的 README 里点了名）`, () => {
       const readme = fs.readFileSync(path.join(dir, "README.md"), "utf8");
-      const changed = differingFiles(path.join(CHAPTERS, "22-mcp-client"), path.join(dir, "solution"));
-      assert.ok(changed.length > 0, "solution/ 和第 22 章一模一样");
-      for (const file of changed) assert.ok(readme.includes(file), `solution/${file} 和第 22 章不同，但练习的 README 没有提到它`);
+      const changed = differingFiles(base, path.join(dir, "solution"));
+      assert.ok(changed.length > 0, `solution/ 和第 ${n} 章一模一样`);
+      for (const file of changed) assert.ok(readme.includes(file), `solution/${file} 和第 ${n} 章不同，但练习的 README 没有提到它`);
     });
 
-    it(`${exercise}：参考答案的 README 讲这个答案改了哪些文件、为什么，不是第 22 章 README 的副本`, () => {
+    it(`${exercise}：参考答案的 README 讲这个答案改了哪些文件、为什么，不是第 ${n} 章 README 的副本`, () => {
       const own = fs.readFileSync(path.join(dir, "solution", "README.md"), "utf8");
       assert.match(own, new RegExp(`^# 练习 ${exercise.split("-").slice(0, 2).join("-")} · 参考答案`), "标题要写明是哪个练习的参考答案");
       for (const heading of ["## 改了哪些文件", "## 为什么这样改"]) assert.ok(own.includes(heading), `缺少「${heading.slice(3)}」一节`);
-      for (const file of differingFiles(path.join(CHAPTERS, "22-mcp-client"), path.join(dir, "solution"))) {
-        assert.ok(own.includes(`\`${file}\``), `solution/${file} 和第 22 章不同，但参考答案的 README 没有说它改了什么`);
+      for (const file of differingFiles(base, path.join(dir, "solution"))) {
+        assert.ok(own.includes(`\`${file}\``), `solution/${file} 和第 ${n} 章不同，但参考答案的 README 没有说它改了什么`);
       }
     });
 
@@ -52,10 +55,10 @@ describe("练习", { concurrency: 2 }, () => {
       }
     });
 
-    it(`${exercise}：没做练习的第 22 章不通过，并说出缺了什么`, async () => {
-      const outcomes = await runRequirements(dir, await load(), path.join(CHAPTERS, "22-mcp-client"));
+    it(`${exercise}：没做练习的第 ${n} 章不通过，并说出缺了什么`, async () => {
+      const outcomes = await runRequirements(dir, await load(), base);
       const failed = outcomes.filter((o) => o.problem);
-      assert.ok(failed.length > 0, "第 22 章原样通过了全部要求：检查器没有检查到练习要加的东西");
+      assert.ok(failed.length > 0, `第 ${n} 章原样通过了全部要求：检查器没有检查到练习要加的东西`);
       // 要求自己的说明写“期望……，实际……”；卡住、退出码不对这类由共同的裁判（checker.ts 的 judgeRun）说明
       for (const o of failed) assert.match(o.problem!, /期望|撞上了场景的时限/, `“${o.requirement.name}”的失败说明要写出期望什么`);
     });
@@ -70,9 +73,10 @@ describe("几个练习做在同一份副本里", { skip: process.env.LH_TIER ===
   it("每份参考答案的 diff 依次打到同一份第 22 章上，干净地打上；每个检查器全部通过", async () => {
     const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "lh-all-exercises-")));
     const copy = path.join(tmp, "my22");
+    const on22 = exercises.filter((e) => e.startsWith("22-")); // 做在第 22 章上的那几个
     try {
       fs.cpSync(path.join(CHAPTERS, "22-mcp-client"), copy, { recursive: true });
-      for (const exercise of exercises) {
+      for (const exercise of on22) {
         const solution = path.join("exercises", exercise, "solution");
         // 相对路径的 diff：--- chapters/22-mcp-client/mcp-client.ts，-p2 去掉前两段就是副本里的 mcp-client.ts
         const diff = spawnSync("diff", ["-ruN", "-x", "README.md", "chapters/22-mcp-client", solution], { cwd: ROOT, encoding: "utf8" });
@@ -81,7 +85,7 @@ describe("几个练习做在同一份副本里", { skip: process.env.LH_TIER ===
         assert.equal(applied.status, 0, `${exercise} 的 diff 打不上（和前面的练习改到了同一处）：\n${applied.stdout}${applied.stderr}`);
       }
       const failed: string[] = [];
-      for (const exercise of exercises) {
+      for (const exercise of on22) {
         const dir = path.join(exercisesDir, exercise);
         const requirements = ((await import(pathToFileURL(path.join(dir, "check.ts")).href)) as { requirements: Requirement[] }).requirements;
         for (const o of await runRequirements(dir, requirements, copy)) {

@@ -67,6 +67,9 @@ const CONCEPTS: [number, string, RegExp][] = [
   [21, "depends_on", /\bdepends_on\b/],
   [22, "MCP", /(?<![A-Za-z0-9])mcp/i],
   [22, "JSON-RPC", /json-?rpc/i],
+  [23, "bwrap", /\bbwrap\b/],
+  [23, "Seatbelt", /seatbelt|sandbox-exec/i],
+  [23, "denyRead", /\bdenyRead\b/],
 ];
 
 // 各章第一次出现的文件，按文件名（tools/bash.ts → bash.ts）

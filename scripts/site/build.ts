@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { CHAPTERS, ROOT, chapterDirs, listScenarios, type Scenario } from "../../shared/scenario.ts";
+import { CHAPTERS, ROOT, chapterDirs, findChapter, listScenarios, type Scenario } from "../../shared/scenario.ts";
 import { anchorOf, diffTrees, renderTreeDiff } from "./diffview.ts";
 import { renderPage, type Link, type Page } from "./layout.ts";
 import { escapeHtml, renderMarkdown, transcriptBlock } from "./markup.ts";
@@ -119,10 +119,10 @@ function indexBody(chapters: Chapter[], exercises: Exercise[]): string {
   const ex = exercises.map((e) => `<li class="card"><a href="${escapeHtml(exercisePath(e))}"><span class="num">${escapeHtml(e.id)}</span><span class="title">${escapeHtml(e.title)}</span></a>
 <p class="motto">${escapeHtml(e.motto)}</p></li>`);
   return `<h1>从零写一个编程 Agent 的 harness</h1>
-<p class="lead">22 章，每章一个能单独运行的快照，在上一章的基础上只加一个想法。每章一页：README、和上一章的 diff、测试过的转录；每个场景还有线路视图——模型收到的每个请求、每一轮的输入里多少命中了缓存。</p>
+<p class="lead">${chapters.length} 章，每章一个能单独运行的快照，在上一章的基础上只加一个想法。每章一页：README、和上一章的 diff、测试过的转录；每个场景还有线路视图——模型收到的每个请求、每一轮的输入里多少命中了缓存。</p>
 <p class="note">新文件的名字标成绿色。这个站点由 <code>npm run site</code> 从仓库生成，直接从磁盘打开就能读。</p>
 <ol class="cards">${cards.join("\n")}</ol>
-<h2>加分练习（第 22 章之后）</h2>
+<h2>加分练习（第 ${[...new Set(exercises.map((e) => Number(e.id.slice(0, 2))))].join("、")} 章之后）</h2>
 <ol class="cards">${ex.join("\n")}</ol>`;
 }
 
@@ -160,11 +160,11 @@ function readChecks(base: string): Scenario[] {
   if (!fs.existsSync(base)) return [];
   return fs.readdirSync(base).filter((n) => fs.existsSync(path.join(base, n, "scenario.json"))).sort().map((name) => {
     const dir = path.join(base, name);
-    return { chapter: "22-mcp-client", name, dir, spec: JSON.parse(fs.readFileSync(path.join(dir, "scenario.json"), "utf8")) };
+    return { chapter: findChapter(path.basename(path.dirname(base))) ?? "22-mcp-client", name, dir, spec: JSON.parse(fs.readFileSync(path.join(dir, "scenario.json"), "utf8")) };
   });
 }
 
-function exerciseBody(e: Exercise, last: Chapter, recorded: Set<string>): string {
+function exerciseBody(e: Exercise, last: Chapter, recorded: Set<string>): string { // last：练习做在哪一章上
   const base = path.join(EXERCISES, e.dir);
   const hints = path.join(base, "HINTS.md");
   // 参考答案的 README 讲这份答案改了什么、为什么：放在 diff 前面照常渲染，diff 里只放代码
@@ -262,7 +262,9 @@ export async function buildSite(opts: SiteOptions): Promise<SiteResult> {
     });
   }
   const last = chapters[chapters.length - 1];
-  for (const e of exercises) pages.push({ path: exercisePath(e), title: `练习 ${e.id} · ${e.title}`, body: exerciseBody(e, last, recorded), ...around(exercisePath(e)) });
+  // 练习做在哪一章上看名字开头的章号（22-1 → 第 22 章，23-1 → 第 23 章）：参考答案和那一章比
+  const baseOf = (e: Exercise) => chapters.find((c) => c.number === e.id.slice(0, 2)) ?? last;
+  for (const e of exercises) pages.push({ path: exercisePath(e), title: `练习 ${e.id} · ${e.title}`, body: exerciseBody(e, baseOf(e), recorded), ...around(exercisePath(e)) });
   for (const rec of checkRecordings) {
     const e = exercises.find((x) => x.checks.includes(rec.scenario))!;
     pages.push({

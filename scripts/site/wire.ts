@@ -1,8 +1,7 @@
 // 一个场景的线路视图：脚本模型收到的每个请求（只列出比之前的请求新出来的消息，外加 tools 数组有多大）、
 // 每个回答、每一轮输入 tokens 的条形图（命中缓存的和没命中的分开），第 22 章还有 JSON-RPC 的每一行。
 // 数字全是录下来的：条形图上的数就是 harness 的用量行读到的那两个字段。
-import os from "node:os";
-import { ROOT } from "../../shared/scenario.ts";
+import { ROOT, tempRoot } from "../../shared/scenario.ts";
 import { estimateTokens, type RecordedRequest } from "../../shared/scripted-model.ts";
 import { codeBlock, escapeHtml, inlineCode, transcriptBlock } from "./markup.ts";
 import type { Recording } from "./record.ts";
@@ -14,11 +13,11 @@ const FOLD = 240; // JSON-RPC 的一行超过这么多字符就折起来
 // 今天的日期（system prompt 里有）换成 2026-01-01：脚本模型计 token 之前也这么换，网页和数字说的是同一天
 const TODAY = new Date().toISOString().slice(0, 10);
 function normalize(text: string): string {
-  const tmp = os.tmpdir().replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const tmp = tempRoot().replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); // 场景的运行目录建在这里（runDir：lh- 加补齐长度的 _ 和 6 个随机字符）
   return text
     .replaceAll(TODAY, "2026-01-01")
-    .replace(new RegExp(`${tmp}/lh-[A-Za-z0-9]{6}/(work|home)(?![\\w.-])`, "g"), (_m, w: string) => (w === "work" ? "$WORK" : "$HOME"))
-    .replace(new RegExp(`${tmp}/lh-[A-Za-z0-9]{6}(?![\\w.-])`, "g"), "$TMP")
+    .replace(new RegExp(`${tmp}/lh-_*[A-Za-z0-9]{6}/(work|home)(?![\\w.-])`, "g"), (_m, w: string) => (w === "work" ? "$WORK" : "$HOME"))
+    .replace(new RegExp(`${tmp}/lh-_*[A-Za-z0-9]{6}(?![\\w.-])`, "g"), "$TMP")
     .replaceAll(process.execPath, "$NODE")
     .replaceAll(ROOT, "$ROOT");
 }

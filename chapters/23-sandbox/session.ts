@@ -1,0 +1,154 @@
+// session.ts：会话存成 JSONL——一行一条消息——放在 ~/.harness/projects/<工作目录，编码成一个名字>/sessions/ 下。
+// 第 15 章改动：压缩会换掉历史里较早的消息，REPL 里出错的一问会被撤回——只会追加消息不够了。
+// 记住文件读回来会得到什么（view）；历史和它对不上时追加一行 {"reset": k, "messages": [...]}：读回时先截到前 k 条，再接上这些。
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { AssistantMessage, Message } from "./model.ts";
+
+export interface Session {
+  id: string;
+  file: string;
+  view: Message[]; // 现在读回这个文件会得到的历史（按对象比较，就知道哪些是新的）
+}
+
+const ID = /^\d{8}-\d{6}-[0-9a-f]{4}$/;
+
+export function isSessionId(s: string): boolean {
+  return ID.test(s);
+}
+
+// 和 Claude Code 的 ~/.claude/projects/ 一样：工作目录的真实路径里字母数字以外的字符换成 -，当作目录名
+export function sessionsDir(cwd: string, home = os.homedir()): string {
+  return path.join(home, ".harness", "projects", fs.realpathSync(cwd).replace(/[^A-Za-z0-9]/g, "-"), "sessions");
+}
+const WHERE = "~/.harness/projects/ 下这个工作目录的 sessions/";
+
+// 新会话：id = 本地时间 + 4 位随机数，按名字排序就是按时间排序。
+// 文件等到第一次保存才建：一句话都没聊成（比如第一个请求就 401）就不留空会话
+export function createSession(cwd: string, now = new Date()): Session {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const stamp = `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+  for (;;) {
+    const id = `${stamp}-${crypto.randomBytes(2).toString("hex")}`;
+    const file = path.join(sessionsDir(cwd), `${id}.jsonl`);
+    if (!fs.existsSync(file)) return { id, file, view: [] };
+  }
+}
+
+// 读回一个会话：id 不给就取最新的。找不到时返回一句说明
+export function loadSession(cwd: string, id?: string): { session: Session; history: Message[] } | string {
+  const dir = sessionsDir(cwd);
+  // 只认我们自己起的名字：目录里别的文件（仓库里带来的、名字里夹着 ESC 序列的）不是会话，它的名字也不该印到屏幕上
+  const ids = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".jsonl")).map((f) => f.slice(0, -6)).filter(isSessionId).sort() : [];
+  if (id !== undefined && !isSessionId(id)) return `${id} 不是会话 id（样子是 20260101-090000-a1b2）`; // 拼进路径之前先验明
+  const chosen = id ?? ids.at(-1);
+  if (!chosen) return `这个工作目录还没有可以接着聊的会话（会话在 ${WHERE}）`;
+  if (!ids.includes(chosen)) return `找不到会话 ${chosen}（在 ${WHERE}）`;
+  const file = path.join(dir, `${chosen}.jsonl`);
+  const link = symlinkOnPath(file);
+  if (link) return `${link} 是符号链接，不跟着它读写（它可能指向别处）`;
+  // 目录、FIFO（读它会一直等下去）、设备都不是会话
+  if (!fs.lstatSync(file).isFile()) return `会话文件 ${chosen}.jsonl 不是普通文件，不能当会话读`;
+  const text = fs.readFileSync(file, "utf8");
+  const lines = text.split("\n");
+  const history: Message[] = [];
+  lines.forEach((line, i) => {
+    if (line.trim() === "") return;
+    const record = parseLine(line);
+    if (record && !("role" in record) && record.reset <= history.length) return void history.splice(record.reset, Infinity, ...record.messages);
+    if (record && "role" in record) return void history.push(record);
+    // 追加写的文件，断电或被 kill 时最多坏最后一行：跳过它，前面的都还在
+    const where = i === lines.length - 1 ? "最后一行不完整（上次可能在写入时被中断）" : `第 ${i + 1} 行不完整或不是一条消息`;
+    console.error(`警告: 会话 ${chosen} 的${where}，已跳过`);
+  });
+  // 半截的最后一行后面先补一个换行，新消息才会从新的一行开始——补字节，不重写
+  if (text !== "" && !text.endsWith("\n")) fs.appendFileSync(file, "\n");
+  // 恢复出来的就是文件的样子：之后只追加新消息（包括下面补上的结果），不重写文件
+  const view = [...history];
+  completeToolResults(history, chosen);
+  return { session: { id: chosen, file, view }, history };
+}
+
+interface Reset {
+  reset: number; // 保留前多少条
+  messages: Message[]; // 再接上这些
+}
+
+// 一行是一条消息，或者一次重置；null、数字、数组、缺字段的都不算
+function parseLine(line: string): Message | Reset | undefined {
+  try {
+    const value = JSON.parse(line);
+    if (isMessage(value)) return value;
+    const reset = typeof value === "object" && value !== null && !("role" in value) && Number.isInteger(value.reset) && value.reset >= 0;
+    return reset && Array.isArray(value.messages) && value.messages.every(isMessage) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// 一条消息的样子：role 认得，content 是文字（或 assistant 的 null），tool_calls 是一串带 id 和函数名、参数的调用。
+// 会话文件可能是仓库里带来的，字段的类型一样都不能信
+function isMessage(v: any): v is Message {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  if (v.role === "system" || v.role === "user") return typeof v.content === "string";
+  if (v.role === "tool") return typeof v.content === "string" && typeof v.tool_call_id === "string";
+  if (v.role !== "assistant" || (typeof v.content !== "string" && v.content !== null)) return false;
+  const call = (c: any) => typeof c?.id === "string" && typeof c.function?.name === "string" && typeof c.function.arguments === "string";
+  return v.tool_calls === undefined || (Array.isArray(v.tool_calls) && v.tool_calls.every(call));
+}
+
+// 这个工作目录的会话目录、sessions/ 和会话文件本身，哪一个是符号链接就说是哪一个
+function symlinkOnPath(file: string): string | undefined {
+  const sessions = path.dirname(file);
+  const names: [string, string][] = [[path.dirname(sessions), "这个工作目录的会话目录"], [sessions, "sessions/"], [file, `会话文件 ${path.basename(file)}`]];
+  for (const [p, name] of names) {
+    if (fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) return name;
+  }
+  return undefined;
+}
+
+// 最后一轮写到一半断了：assistant 的 tool_calls 存下来了，结果却不全。给缺的补上一条“没有结果”的结果——
+// 不然之后每次请求都带着悬空的 tool_call，服务商会一概拒绝
+function completeToolResults(history: Message[], id: string): void {
+  const last = history.findLastIndex((m) => m.role === "assistant");
+  const calls = last < 0 ? [] : ((history[last] as AssistantMessage).tool_calls ?? []);
+  const answered = new Set(history.slice(last + 1).map((m) => (m.role === "tool" ? m.tool_call_id : "")));
+  const missing = calls.filter((c) => !answered.has(c.id));
+  if (missing.length === 0) return;
+  console.error(`警告: 会话 ${id} 的最后一轮有 ${missing.length} 个调用没有结果（上次可能在写入时被中断），补上一条说明`);
+  for (const c of missing) history.push({ role: "tool", tool_call_id: c.id, content: "错误: 会话在这个调用的结果写进文件之前中断了，不知道结果" });
+}
+
+// 让文件读回来等于 history：前面相同的部分不动；只多了新消息就逐条追加，
+// 否则（压缩换掉了较早的消息，或者撤回了出错的一问）追加一行重置。原文一行不删，文件只增不改
+export function saveSession(session: Session, history: Message[]): void {
+  const view = session.view;
+  let same = 0;
+  while (same < view.length && same < history.length && view[same] === history[same]) same++;
+  if (same === view.length && same === history.length) return;
+  const fresh = history.slice(same);
+  const lines = same === view.length ? fresh.map((m) => JSON.stringify(m)) : [JSON.stringify({ reset: same, messages: fresh })];
+  if (append(session.file, lines.map((l) => l + "\n").join(""))) session.view = [...history];
+}
+
+// 追加写。新会话的第一次保存带 O_EXCL：文件已经存在就报错，绝不写进别人的会话；
+// O_NOFOLLOW：会话文件被换成了符号链接（模型跑一句 ln -sf 就能做到）就不写，只警告
+function append(file: string, text: string): boolean {
+  const link = symlinkOnPath(file);
+  if (link) {
+    console.error(`警告: ${link} 是符号链接，不往里写会话（它可能指向别处），这次没有保存`);
+    return false;
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const { O_WRONLY, O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+  const fresh = !fs.existsSync(file);
+  const fd = fs.openSync(file, O_WRONLY | O_APPEND | O_NOFOLLOW | (fresh ? O_CREAT | O_EXCL : 0));
+  try {
+    fs.writeSync(fd, text);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return true;
+}

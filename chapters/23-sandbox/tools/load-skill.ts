@@ -1,0 +1,26 @@
+// tools/load-skill.ts：load_skill 工具——按名字取回一个 skill 的正文（L2）。
+// 第 17 章新增：system prompt 里只放名字和一句话（L1），正文等模型真用得上时再读。
+import type { ToolSpec } from "../model.ts";
+import type { Tool } from "../registry.ts";
+import type { Skill } from "../skills.ts";
+
+export function loadSkillTool(skills: Skill[]): Tool {
+  const spec: ToolSpec = {
+    name: "load_skill",
+    description: "读取一个 skill 的完整正文。system prompt 里的 skill 清单只有名字和一句话，要照某个 skill 做事前先读它。",
+    parameters: {
+      type: "object",
+      properties: { name: { type: "string", description: "skill 的名字，来自 system prompt 里的清单" } },
+      required: ["name"],
+    },
+  };
+  return {
+    definition: () => spec,
+    async execute(args) {
+      const { name } = JSON.parse(args);
+      const skill = skills.find((s) => s.name === name);
+      if (!skill) return `错误: 没有叫 ${JSON.stringify(name)} 的 skill（有：${skills.map((s) => s.name).join("、") || "无"}）`;
+      return `# skill：${skill.name}\n\n${skill.body}`;
+    },
+  };
+}
