@@ -2,8 +2,7 @@
 // 两处用它：test/readme-strings.test.ts 要求每章 README 一字不差地给出这一章新加、改过的措辞；
 // verify 检查读者的副本时，token 数跟着措辞变，它把副本和书上这一章的请求放在一起比，说清差在哪一句。
 
-import fs from "node:fs";
-import os from "node:os";
+import { tempRoot } from "./scenario.ts";
 
 // 标签 → 文字，按第一次出现的顺序。标签是给读者看的：“system prompt”“sub_agent 的描述”“bash 的参数 command 的描述”
 export function wordingOf(bodies: any[]): Map<string, string> {
@@ -114,7 +113,7 @@ export function firstRequestDifference(book: any[], copy: any[]): string | undef
 }
 
 // 两次运行的临时目录（工作目录就在里面）不同，system prompt 里的“工作目录：…”不算措辞的差别
-const TMP = new RegExp(fs.realpathSync(os.tmpdir()).replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "/lh-[^/\"\\s]+", "g");
+const TMP = new RegExp(tempRoot().replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "/lh-[^/\"\\s]+", "g");
 function withoutTmp(body: any): any {
   return JSON.parse(JSON.stringify(body ?? null).replace(TMP, "$$TMP"));
 }

@@ -4,10 +4,9 @@
 // 不算的：harness 拼进去的值（工作目录、日期、操作系统：固定的那部分照样要有），场景自带的文件（AGENTS.md、skill）里的内容，场景接上的 MCP 服务器写的工具描述和它在 mcp.json 里的名字。
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { CHAPTERS, ROOT, chapterDirs, runScenario, type Scenario } from "../shared/scenario.ts";
+import { CHAPTERS, ROOT, chapterDirs, runScenario, tempRoot, type Scenario } from "../shared/scenario.ts";
 import { wordingOf } from "../shared/wording.ts";
 import { demoScenario } from "../scripts/run.ts";
 
@@ -33,7 +32,7 @@ async function chapterWording(chapter: string): Promise<Map<string, Shown>> {
   const names = [...Object.keys((s.spec.mcp as { mcpServers?: object } | undefined)?.mcpServers ?? {}), ...Object.keys(s.spec.servers ?? {})];
   const named = names.length > 0 ? new RegExp(`(?<![\\w-])(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})(?![\\w-])`, "g") : undefined;
   const withoutData = (text: string) => withoutFixture(text, data).replace(named ?? /$^/, VARIABLE);
-  const tmp = new RegExp(fs.realpathSync(os.tmpdir()).replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "/lh-[^/\\s]+(/[\\w.-]+)?", "g");
+  const tmp = new RegExp(tempRoot().replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "/lh-[^/\\s]+(/[\\w.-]+)?", "g");
   const out = new Map<string, Shown>();
   for (const [label, text] of wordingOf(run.bodies)) {
     if (!label.endsWith("system prompt")) {
