@@ -4,6 +4,8 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { solutionTrees } from "../shared/overlay.ts";
 import { ROOT } from "../shared/scenario.ts";
 
 const TSC = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
@@ -68,3 +70,19 @@ function explain(output: string, dir: string): string {
   const more = errors.length > SHOWN ? [`  …还有 ${errors.length - SHOWN} 处`] : [];
   return [`类型检查没通过：${errors.length} 处错误（和 npm test 一样，用仓库的 tsconfig.json 和 @types/node 检查 ${dir}）`, ...shown, ...more].join("\n");
 }
+
+// npm run typecheck 的第二步：练习的答案只放改了的文件，tsc -p . 不看它们（tsconfig.json 排除了 solution/），
+// 这里把每份叠好的整份放进一个目录，一次 tsc 检查完
+async function typecheckSolutions(): Promise<number> {
+  const stage = fs.mkdtempSync(path.join(os.tmpdir(), "lh-solutions-"));
+  try {
+    for (const dir of solutionTrees()) fs.cpSync(dir, path.join(stage, path.basename(dir).replace(/-[0-9a-f]+$/, "")), { recursive: true });
+    const errors = await typecheckDir(stage);
+    if (errors) console.error(errors.replaceAll(stage, "exercises/*/solution（叠在第 22 章上）"));
+    return errors ? 1 : 0;
+  } finally {
+    fs.rmSync(stage, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href && process.argv.includes("--solutions")) process.exitCode = await typecheckSolutions();

@@ -33,17 +33,28 @@ export function overlayOf(dir: string, root = ROOT): { exercise: string; base: s
 // 要整份答案的地方都用它：是练习的答案，就叠好交出叠出来的目录；别的目录（读者自己的、某一章）原样交回
 export function fullTree(dir: string, root = ROOT): string {
   const overlay = overlayOf(dir, root);
-  return overlay ? layOver(overlay.base, dir, path.join(root, ".cache", "solutions")) : dir;
+  return overlay ? layOver(overlay.base, dir, path.join(root, ".cache", "solutions"), overlay.exercise) : dir;
 }
 
-// 把 top 叠在 base 上，放进 cache/<指纹>/。几个进程同时叠同一份：先在自己的临时目录里叠好，改名是原子的
-export function layOver(base: string, top: string, cache: string): string {
+// 各练习答案叠好的整份。给了 file，只要答案自己改过它的那几份：没改的和底那一章一字不差，底那一章已经算过了
+export function solutionTrees(file?: string, root = ROOT): string[] {
+  const exercises = path.join(root, "exercises");
+  return fs
+    .readdirSync(exercises)
+    .sort()
+    .map((e) => path.join(exercises, e, "solution"))
+    .filter((dir) => fs.existsSync(dir) && (file === undefined || fs.existsSync(path.join(dir, file))))
+    .map((dir) => fullTree(dir, root));
+}
+
+// 把 top 叠在 base 上，放进 cache/<名字>-<指纹>/。几个进程同时叠同一份：先在自己的临时目录里叠好，改名是原子的
+export function layOver(base: string, top: string, cache: string, name: string): string {
   const layers = [base, top].map((dir) => filesIn(dir).map((f) => ({ f, dir })));
   const merged = new Map<string, string>(); // 相对路径 → 取自哪一层
   for (const layer of layers) for (const { f, dir } of layer) merged.set(f, dir);
   const hash = createHash("sha256");
   for (const [f, dir] of [...merged].sort()) hash.update(f).update("\0").update(fs.readFileSync(path.join(dir, f))).update("\0");
-  const out = path.join(cache, hash.digest("hex").slice(0, 16));
+  const out = path.join(cache, `${name}-${hash.digest("hex").slice(0, 12)}`);
   if (fs.existsSync(out)) return out;
   const partial = `${out}.${process.pid}.tmp`;
   fs.rmSync(partial, { recursive: true, force: true });

@@ -6,12 +6,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
+import { solutionTrees } from "../shared/overlay.ts";
 import { CHAPTERS, ROOT, chapterDirs } from "../shared/scenario.ts";
 
 const copies = [
-  ...chapterDirs().map((d) => path.join(CHAPTERS, d)),
-  ...fs.readdirSync(path.join(ROOT, "exercises")).map((d) => path.join(ROOT, "exercises", d, "solution")),
-].filter((dir) => fs.existsSync(path.join(dir, "json.ts")));
+  ...chapterDirs().map((d) => path.join(CHAPTERS, d)).filter((dir) => fs.existsSync(path.join(dir, "json.ts"))),
+  ...solutionTrees("json.ts"), // 改过它的练习答案
+];
 
 // 固定种子的伪随机数：每次跑的都是同一批变形
 function random(seed: number): () => number {

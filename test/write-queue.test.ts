@@ -10,12 +10,13 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, describe, it } from "node:test";
+import { solutionTrees } from "../shared/overlay.ts";
 import { CHAPTERS, ROOT } from "../shared/scenario.ts";
 
 type Tool = { execute(args: string): Promise<string> };
 const copies = [
   ...fs.readdirSync(CHAPTERS).filter((c) => Number(c.slice(0, 2)) >= 20).map((c) => path.join(CHAPTERS, c)),
-  ...fs.readdirSync(path.join(ROOT, "exercises")).map((e) => path.join(ROOT, "exercises", e, "solution")),
+  ...solutionTrees("tools/edit.ts"), // 改过它的练习答案（叠好的整份）
 ]
   .map((dir) => path.join(dir, "tools", "edit.ts"))
   .filter((file) => fs.existsSync(file));
