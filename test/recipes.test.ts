@@ -38,6 +38,7 @@ function clone(name: string): string {
   const dir = path.join(scratch, name);
   execFileSync("git", ["clone", "-q", "--local", ROOT, dir], { stdio: "pipe" });
   fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
+  fs.appendFileSync(path.join(dir, ".git", "info", "exclude"), "node_modules\n"); // .gitignore 的 node_modules/ 不管符号链接
   for (const [k, v] of [["user.name", "recipes"], ["user.email", "recipes@example.com"], ["commit.gpgsign", "false"]]) execFileSync("git", ["config", k, v], { cwd: dir });
   return dir;
 }
