@@ -19,7 +19,7 @@ export const ECHO_SERVER = path.join(BENCH, "servers", "echo-server.mjs");
 export const PINGPONG = path.join(BENCH, "servers", "pingpong.mjs");
 
 // npm run bench 按这个顺序跑；test/bench.test.ts 也用这张表，保证每个脚本都被 quick 模式跑到
-export const SCRIPTS = ["roundtrip", "throughput", "connect", "large", "tokens", "era", "http"] as const;
+export const SCRIPTS = ["roundtrip", "throughput", "connect", "large", "tokens", "era", "http", "budget"] as const;
 
 export const QUICK = process.argv.includes("--quick");
 

@@ -33,7 +33,8 @@ export async function runRequirements(exerciseDir: string, requirements: Require
   await Promise.all([worker(), worker(), worker()]);
   return requirements.map((requirement) => {
     const { run, spec } = runs.get(requirement.scenario)!;
-    const problems = [requirement.check(run), judgeRun(run, spec)].filter((p) => p !== undefined);
+    const { first, rest } = judgeRun(run, spec);
+    const problems = [first, requirement.check(run), rest].filter((p) => p !== undefined);
     return { requirement, problem: problems.length > 0 ? problems.join("\n") : undefined, transcript: run.transcript };
   });
 }
@@ -46,12 +47,22 @@ async function runCheck(exerciseDir: string, name: string, impl: string, options
 }
 
 // 和 npm test 同一个裁判：措辞可以不同，但 harness 要自己结束、退出码为 0（场景另有约定的除外）、不留进程、
-// 不发脚本模型会拒绝的请求。卡住的实现哪怕工具结果全对，也不算做完了这条要求
-function judgeRun(run: RunResult, spec: ScenarioSpec & { exitCode?: number }): string | undefined {
+// 不发脚本模型会拒绝的请求。卡住的实现哪怕工具结果全对，也不算做完了这条要求。
+// 整次运行出了事（卡住、什么也没打印、退出码不对）排在最前面（first）：要求自己的“期望……”多半是它连带出来的，先修它
+function judgeRun(run: RunResult, spec: ScenarioSpec & { exitCode?: number }): { first?: string; rest?: string } {
   const problems = runProblems(run);
   const want = spec.exitCode ?? 0;
-  if (!run.timedOut && run.exitCode !== want) problems.push(`期望 harness 以退出码 ${want} 结束；实际退出码 ${run.exitCode}`);
-  return problems.length > 0 ? problems.join("\n") : undefined;
+  let first: string | undefined;
+  if (run.timedOut) first = problems.shift(); // runProblems 的第一条就是撞上时限
+  else if (run.quiet) first = `harness 什么也没打印就以退出码 ${run.exitCode} 结束了${run.exitCode === want ? "：多半是某个 Promise 永远不会有结果、事件循环空了，Node 就退出了（比如等一个永远不会来的回答）" : `（期望退出码 ${want}）`}`;
+  else if (run.exitCode !== want) first = `harness 以退出码 ${run.exitCode} 结束，期望 ${want}：先看转录末尾的那行错误${process.env.VERBOSE ? "" : "（VERBOSE=1 附上完整转录）"}`;
+  return { first, rest: problems.length > 0 ? problems.join("\n") : undefined };
+}
+
+// 一条要求管着几个服务器时，每个服务器各有一句结论：哪个过了、哪个没过、没过的差在哪。都过了返回 undefined
+export function eachServer(expectation: string, verdicts: [server: string, problem: string | undefined][]): string | undefined {
+  if (verdicts.every(([, problem]) => problem === undefined)) return undefined;
+  return [`期望：${expectation}。每个服务器：`, ...verdicts.map(([server, problem]) => (problem === undefined ? `  ✓ ${server}` : `  ✗ ${server}：${problem}`))].join("\n");
 }
 
 // ---- 写检查时常用的几样 ----

@@ -37,5 +37,5 @@ for (const { requirement, problem, transcript } of outcomes) {
   if (process.env.VERBOSE) console.log(transcript.split("\n").map((l) => "    | " + l).join("\n"));
 }
 const failed = outcomes.filter((o) => o.problem).length;
-console.log(`${exercise}：${outcomes.length - failed} 条通过，${failed} 条没通过${failed ? "（VERBOSE=1 看完整输出）" : ""}${typeErrors ? "；类型检查没通过" : ""}`);
+console.log(`${exercise}：${outcomes.length - failed} 条通过，${failed} 条没通过${failed && !process.env.VERBOSE ? "（VERBOSE=1 看完整输出）" : ""}${typeErrors ? "；类型检查没通过" : ""}`);
 process.exitCode = failed > 0 || typeErrors ? 1 : 0;

@@ -25,7 +25,8 @@ export function improvise(body: any): Turn {
   const last = body.messages?.at(-1);
   const tools = new Set<string>((body.tools ?? []).map((t: any) => t.function?.name));
   if (last?.role === "tool") {
-    const head = String(last.content).split("\n").slice(0, 6).join("\n");
+    // 文件内容末尾的换行不算一行：留着它，回答的末尾就多出一个空行
+    const head = String(last.content).trimEnd().split("\n").slice(0, 6).join("\n");
     return { content: `（脚本模型）工具回来了，开头是：\n${head}` };
   }
   const text = typeof last?.content === "string" ? last.content.trim() : "";

@@ -29,8 +29,15 @@ const child = spawn(process.execPath, ["--import", "tsx", "--test", `--test-conc
   cwd: ROOT,
   stdio: "inherit",
   detached: true,
-  env: { ...process.env, TMPDIR: scratch, LH_TIER: all ? "all" : "quick" },
+  env: { ...testEnv(), TMPDIR: scratch, LH_TIER: all ? "all" : "quick" },
 });
+
+// 自己就是在某个测试里被起来的（test/stop.test.ts）：去掉 node --test 给子进程的标记，不然里面的 node --test 什么也不跑
+function testEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.NODE_TEST_CONTEXT;
+  return env;
+}
 const exited = new Promise<number>((resolve) => child.on("close", (code, signal) => resolve(signal ? 128 + (os.constants.signals[signal] ?? 0) : (code ?? 1))));
 
 function signalGroup(signal: NodeJS.Signals) {

@@ -2,11 +2,10 @@
 // 目录在仓库外面也一样——读者的副本里没有 package.json，也没有 node_modules。
 import { execFile } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { solutionTrees } from "../shared/overlay.ts";
-import { ROOT } from "../shared/scenario.ts";
+import { ROOT, dropScratchDir, scratchDir } from "../shared/scenario.ts";
 
 const TSC = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
 const SHOWN = 8; // 只列前几处：第一处往往就是病根，后面的多半是它连带出来的
@@ -15,7 +14,8 @@ const SHOWN = 8; // 只列前几处：第一处往往就是病根，后面的多
 export async function typecheckDir(dir: string): Promise<string | null> {
   // 把 .ts 文件抄进临时目录，旁边放一个 "type": "module" 的 package.json：
   // 否则 NodeNext 把没有 package.json 的目录当 CommonJS，每个 import 都报错，而 tsx 和 Node 其实是按 ESM 跑它的
-  const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "lh-typecheck-")));
+  const tmp = scratchDir("lh-typecheck-"); // 被打断时也删掉
+
   try {
     const src = path.join(tmp, "src");
     fs.cpSync(dir, src, {
@@ -43,7 +43,7 @@ export async function typecheckDir(dir: string): Promise<string | null> {
     if (code === 0) return null;
     return explain(output, dir);
   } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
+    dropScratchDir(tmp);
   }
 }
 
@@ -71,18 +71,21 @@ function explain(output: string, dir: string): string {
   return [`类型检查没通过：${errors.length} 处错误（和 npm test 一样，用仓库的 tsconfig.json 和 @types/node 检查 ${dir}）`, ...shown, ...more].join("\n");
 }
 
-// npm run typecheck 的第二步：练习的答案只放改了的文件，tsc -p . 不看它们（tsconfig.json 排除了 solution/），
-// 这里把每份叠好的整份放进一个目录，一次 tsc 检查完
-async function typecheckSolutions(): Promise<number> {
-  const stage = fs.mkdtempSync(path.join(os.tmpdir(), "lh-solutions-"));
+// npm run typecheck 的第二步（npm test 里是 build-typecheck 的第二个用例）：练习的答案只放改了的文件，tsc -p . 不看它们
+// （tsconfig.json 排除了 solution/）。这里把每份叠好的整份放进一个目录，一次 tsc 检查完；null 表示通过
+export async function typecheckSolutions(): Promise<string | null> {
+  const stage = scratchDir("lh-solutions-");
   try {
     for (const dir of solutionTrees()) fs.cpSync(dir, path.join(stage, path.basename(dir).replace(/-[0-9a-f]+$/, "")), { recursive: true });
     const errors = await typecheckDir(stage);
-    if (errors) console.error(errors.replaceAll(stage, "exercises/*/solution（叠在第 22 章上）"));
-    return errors ? 1 : 0;
+    return errors && errors.replaceAll(stage, "exercises/*/solution（叠在第 22 章上）");
   } finally {
-    fs.rmSync(stage, { recursive: true, force: true });
+    dropScratchDir(stage);
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href && process.argv.includes("--solutions")) process.exitCode = await typecheckSolutions();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href && process.argv.includes("--solutions")) {
+  const errors = await typecheckSolutions();
+  if (errors) console.error(errors);
+  process.exitCode = errors ? 1 : 0;
+}

@@ -33,7 +33,7 @@ export interface ScenarioSpec {
   // 它在 stderr 上报出的第一个 http://127.0.0.1:端口…（或 tcp://…）就是它的地址；几次运行都跑完了才杀掉它，它报地址以后在 stderr 上说的话接在转录末尾
   servers?: Record<string, string[]>;
   tty?: boolean; // 在伪终端里跑（util-linux 的 script）：stdin 是终端，可以被问 y/N
-  runs?: { args?: string[]; stdin?: string }[]; // 在同一个工作目录里接连运行几次（代替 args、stdin）
+  runs?: { args?: string[]; stdin?: string; cwd?: string }[]; // 在同一个工作目录里接连运行几次（代替 args、stdin）；cwd：这一次在它的哪个子目录里跑
   interact?: Step[]; // 输出里出现某段文字之后要做的事：敲一行字，或者按 Ctrl-C
   demo?: boolean; // npm run demo 播放的那个场景
   timeoutMs?: number; // 场景的时限，默认 60 秒：最慢的场景在忙碌的两核机器上也不到它的五分之一
@@ -77,6 +77,7 @@ export interface RunResult {
   records: RecordedRequest[]; // 同上，连同状态码与被拒绝的原因
   unusedTurns: number[]; // 脚本里没用到的轮
   timedOut: boolean; // 撞上了场景的时限
+  quiet?: boolean; // harness 自己一个字也没打印（服务器说的话、[退出码] 这些运行器添上的行不算）
 }
 
 export function chapterDirs(): string[] {
@@ -151,8 +152,13 @@ export function comparable(a: Applied): (text: string) => string {
     text
       .split("\n")
       .filter((line) => !aside.some((re) => re.test(line)))
-      .map((line) => line.replace(TOKEN_FIGURE, "#"))
+      .map(byShape)
       .join("\n");
+}
+
+// 跟着请求的措辞变的数字（token 数、命中缓存）只留形状。读者的副本措辞和书上差一个字，这些数字就不同（verify 里的注说清差在哪）
+export function byShape(text: string): string {
+  return text.replace(TOKEN_FIGURE, "#");
 }
 
 const TOKEN_FIGURE = /\d+(?= tokens)|(?<=命中缓存 )\d+/g;
@@ -271,20 +277,25 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
     });
     let exitCode: number | null = 0;
     let timedOut = false;
+    let printed = 0;
     for (const run of runs) {
       if (s.spec.runs) {
-        const header = `$ npm run ch -- ${Number(s.chapter.slice(0, 2))} ${(run.args ?? []).map(shellWord).join(" ")}`.trimEnd() + "\n";
+        const cd = run.cwd === undefined ? "" : `cd ${shellWord(run.cwd)} && `;
+        const header = `$ ${cd}npm run ch -- ${Number(s.chapter.slice(0, 2))} ${(run.args ?? []).map(shellWord).join(" ")}`.trimEnd() + "\n";
         if (opts.live) process.stderr.write(header);
         else fs.writeSync(fd, header);
       }
       const command = [...runner, ...(run.args ?? [])];
+      const cwd = path.resolve(work, run.cwd ?? ".");
+      fs.mkdirSync(cwd, { recursive: true });
+      const before = opts.live ? 0 : fs.fstatSync(fd).size;
       exitCode = await new Promise<number | null>((resolve) => {
         child = opts.live
-          ? spawnLive(command, work, env, s.spec.tty, tee, run === runs.at(-1) ? opts.lastStderr : undefined)
+          ? spawnLive(command, cwd, env, s.spec.tty, tee, run === runs.at(-1) ? opts.lastStderr : undefined)
           : s.spec.tty
-            ? spawnInTerminal(command, work, env, fd)
+            ? spawnInTerminal(command, cwd, env, fd)
             : // stdout 和 stderr 指向同一个文件：两路输出按真实发生的先后交织，正是读者在终端里看到的样子
-              spawn(command[0], command.slice(1), { cwd: work, env, stdio: ["pipe", fd, fd] });
+              spawn(command[0], command.slice(1), { cwd, env, stdio: ["pipe", fd, fd] });
         const running = child;
         live.harnesses.add(running);
         running.stdin?.on("error", () => {}); // 子进程可能不读标准输入就退出了
@@ -305,6 +316,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
           resolve(signal ? 128 + (os.constants.signals[signal] ?? 0) : code);
         });
       });
+      if (!opts.live) printed += fs.fstatSync(fd).size - before;
       if (exitCode !== 0) fs.writeSync(fd, `[退出码 ${exitCode}]\n`);
     }
     stopInteracting();
@@ -315,7 +327,7 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
     if (s.spec.tty) transcript = transcript.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r+\n/g, "\n").replace(/\r/g, "");
     const bodies = model.requests.map((r) => r.body);
     const leftovers = await leftoverProcesses(tmp);
-    return { transcript, exitCode, requests: bodies.length, bodies, records: model.requests, unusedTurns: model.unusedTurns(), timedOut, leftovers };
+    return { transcript, exitCode, requests: bodies.length, bodies, records: model.requests, unusedTurns: model.unusedTurns(), timedOut, leftovers, quiet: printed === 0 };
   } finally {
     await servers.stop();
     await model.close();
@@ -348,6 +360,19 @@ function stopOnSignals() {
     for (const child of live.harnesses) child.kill("SIGKILL");
     for (const child of live.servers) killGroup(child);
   });
+}
+
+// 别的命令要用、被打断时也要删掉的临时目录（verify 的类型检查）
+export function scratchDir(prefix: string): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  stopOnSignals();
+  live.dirs.add(dir);
+  return dir;
+}
+
+export function dropScratchDir(dir: string) {
+  fs.rmSync(dir, { recursive: true, force: true });
+  live.dirs.delete(dir);
 }
 
 let stopping = false;

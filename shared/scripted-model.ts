@@ -47,6 +47,7 @@ export interface Turn {
   chunkBytes?: number; // 流式：把 SSE 字节按这个大小切开，一片一片地写
   dropAfterBytes?: number; // 流式：写出这么多字节后直接掐断连接（模拟网络中断）
   endlessLine?: boolean; // 流式：一行 data: 永远不换行，一直写到客户端断开（最多 64 MiB）——检查读取器给一行设了上限
+  endlessBody?: boolean; // 不管流不流式，回一段 JSON 正文（给了 status 就是错误体），一直写到客户端断开（最多 64 MiB）——检查正文也有上限
 }
 
 export interface Script {
@@ -162,6 +163,11 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
     }
     if (turn.afterTurn) await answeredTurn(turn.afterTurn - 1);
     if (turn.delayMs && !(await sleepUnlessClosed(turn.delayMs, res))) return;
+    if (turn.endlessBody) {
+      record.status = turn.status ?? 200;
+      res.writeHead(record.status, { "content-type": "application/json" });
+      return void (await writeEndless(res, turn.status ? '{"error": {"message": "' : '{"choices": [{"message": {"content": "'));
+    }
     if (turn.status) {
       record.status = turn.status;
       const headers: Record<string, string> = {};
@@ -217,7 +223,7 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
       .map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`)
       .concat("data: [DONE]\n\n");
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    if (turn.endlessLine) return void (await writeEndless(res));
+    if (turn.endlessLine) return void (await writeEndless(res, "data: "));
     // 回答的最后一块写出去之前，这个前缀进缓存：客户端收到最后一块才发下一个请求，因果上在后的请求一定命中它
     // （等写完再记，下一个请求可能先一步到、先一步算，命中数就看运气）；同时在途的请求（并发的子 agent）照样互相命中不了
     let remembered = false;
@@ -514,9 +520,9 @@ async function writeSlices(res: http.ServerResponse, events: string[], chunkByte
 }
 
 // 不换行的一行：每次 64 KiB，等内核收下再写下一块，客户端断开就停
-async function writeEndless(res: http.ServerResponse) {
+async function writeEndless(res: http.ServerResponse, start: string) {
   const block = Buffer.alloc(64 * 1024, "x");
-  res.write("data: ");
+  res.write(start);
   for (let written = 0; written < 64 * 1024 * 1024 && !res.destroyed; written += block.length) {
     let onClose = () => {};
     const ok = await new Promise<boolean>((resolve) => {

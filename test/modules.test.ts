@@ -2,6 +2,7 @@
 // 每个模块从它出现的那一章起，同一组用例跑在每一章、每个练习参考答案的那一份上——后面哪一章改歪了，一眼看得出是哪一份。
 // 签名在后面的章节变过的（会话），每章都答应的行为每份都测，后来加的行为只从加它的那一章测起。
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -137,6 +138,69 @@ describe("fitBudget（budget.ts，第 14 章起）", () => {
       const odd: string = fitBudget("a😀".repeat(9), 7);
       assert.doesNotMatch(odd, /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/, "不能留下半个代理对");
       assert.match(odd, /\n\.\.\.省略 11 字符\.\.\.\n/);
+    });
+  }
+});
+
+// 大结果不拆成字符数组（issue 28）：原来 Array.from 整段，一千二百万个字符光数组就要几百 MB。
+// 每一份都在一个堆上限 128 MB 的子进程里切一段 3200 万字节的文字：原来的写法在这里耗尽内存，现在的只多占几十 KB
+it("fitBudget：大结果只在原文上数字符、找位置，128 MB 的堆里切得动 1200 万个字符（每一份）", () => {
+  const copies = copiesOf("budget.ts", 14);
+  const script = `
+    const text = "汉😀a".repeat(4 << 20);
+    for (const file of ${JSON.stringify(copies.map((d) => pathToFileURL(path.join(d, "budget.ts")).href))}) {
+      const out = (await import(file)).fitBudget(text, 20000);
+      if (!out.includes("\\n...省略 " + (3 * (4 << 20) - 20000) + " 字符...\\n")) throw new Error(file + " 切错了");
+    }`;
+  const child = spawnSync(process.execPath, ["--max-old-space-size=128", "--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8" });
+  assert.equal(child.status, 0, child.stderr.slice(-2000));
+});
+
+// 模型服务的正文也有上限（issue 28）：不是流的回答、错误体，和 sse.ts 的一行一样不会被一个不停发字节的服务器吃光内存
+describe("readText（model.ts，第 01 章起）：正文最多读 max 字节，超了就停、取消这个流", () => {
+  const encoder = new TextEncoder();
+  // 一个 Response：先交出 parts，之后（endless 时）一直交 64 KiB 的块；记下交出了多少字节、有没有被取消
+  const responseOf = (parts: string[], endless = false) => {
+    const seen = { sent: 0, cancelled: false };
+    const queue = parts.map((p) => encoder.encode(p));
+    const block = new Uint8Array(64 * 1024).fill(120);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = queue.shift() ?? (endless ? block : undefined);
+        if (!next) return controller.close();
+        seen.sent += next.length;
+        controller.enqueue(next);
+      },
+      cancel() {
+        seen.cancelled = true;
+      },
+    });
+    return { res: new Response(body), seen };
+  };
+  for (const dir of copiesOf("model.ts", 1)) {
+    it(label(dir), async () => {
+      const mod = await load(dir, "model.ts");
+      // 小的上限：汉字的三个字节分在两块里也解得对；超了只留前 max 字节，流被取消
+      assert.deepEqual(await mod.readText(responseOf(["a", "汉字", "b"]).res, 100), { text: "a汉字b", cut: false });
+      assert.deepEqual(await mod.readText(responseOf([]).res, 10), { text: "", cut: false });
+      const bytes = encoder.encode("汉字");
+      const halves = new Response(new ReadableStream({ start: (c) => (c.enqueue(bytes.subarray(0, 2)), c.enqueue(bytes.subarray(2)), c.close()) }));
+      assert.deepEqual(await mod.readText(halves, 6), { text: "汉字", cut: false });
+      const long = responseOf(["0123456789", "abcdef"], true);
+      assert.deepEqual(await mod.readText(long.res, 12), { text: "0123456789ab", cut: true });
+      assert.ok(long.seen.cancelled, "超了以后流要被取消");
+      // 默认的上限：错误体 64 KiB；第 01、02 章不是流的回答 16 MiB（第 03 章起回答是流式的，由 sse.ts 管）
+      assert.equal(mod.MAX_ERROR_BODY, 64 * 1024);
+      if (chapterOf(dir) < 3) assert.equal(mod.MAX_BODY, 16 * 1024 * 1024);
+      else assert.equal(mod.MAX_BODY, undefined);
+      const endless = responseOf([], true);
+      const got = await mod.readText(endless.res, mod.MAX_ERROR_BODY);
+      assert.equal(got.cut, true);
+      assert.equal(got.text.length, 64 * 1024);
+      assert.ok(endless.seen.cancelled);
+      assert.ok(endless.seen.sent < 4 * 64 * 1024, `读了 ${endless.seen.sent} 字节才停`);
+      // 模型服务的正文一律经过它：没有一处整段读进来
+      assert.doesNotMatch(fs.readFileSync(path.join(dir, "model.ts"), "utf8"), /\.(text|json|arrayBuffer)\(\)/);
     });
   }
 });
@@ -388,6 +452,26 @@ describe("会话的读写（session.ts，第 10 章起；重置行从第 15 章�
         assert.match(String(got.history[3].content), /^错误: /);
         assert.equal(got.errors.length, 1);
         assert.match(got.errors[0], /^警告: /);
+      });
+
+      it("一个文件夹一个会话目录：名字相同的一截加真实路径的哈希；旧版的目录，路径全是 ASCII 时搬过来，有汉字时不碰", () => {
+        const root = freshDir("folders");
+        const make = (rel: string) => (fs.mkdirSync(path.join(root, rel), { recursive: true }), path.join(root, rel));
+        const [front, back] = [make("工作/前端"), make("工作/后端")];
+        assert.notEqual(sessionsOf(front), sessionsOf(back), "工作/前端 和 工作/后端 不能共用一个会话目录");
+        assert.match(path.basename(path.dirname(sessionsOf(front))), /^[A-Za-z0-9-]+-[0-9a-f]{8}$/);
+        // 旧版的目录名：真实路径里字母数字以外的每个字符换成一个 -
+        const oldDir = (cwd: string) => path.join(home, ".harness", "projects", fs.realpathSync(cwd).replace(/[^A-Za-z0-9]/g, "-"));
+        const ascii = make("plain-ascii");
+        fs.mkdirSync(path.join(oldDir(ascii), "sessions"), { recursive: true });
+        fs.writeFileSync(path.join(oldDir(ascii), "sessions", "20250101-120000-abcd.jsonl"), JSON.stringify(user("旧的")) + "\n");
+        assert.deepEqual(loaded(ascii).history, [user("旧的")], "ASCII 路径的旧目录照旧接着用");
+        assert.equal(fs.existsSync(oldDir(ascii)), false, "旧目录搬成了新名字");
+        fs.mkdirSync(path.join(oldDir(front), "sessions"), { recursive: true });
+        fs.writeFileSync(path.join(oldDir(front), "sessions", "20250101-120000-abcd.jsonl"), JSON.stringify(user("不知道是谁的")) + "\n");
+        assert.equal(oldDir(front), oldDir(back), "旧版里这两个文件夹本来就撞在一起");
+        assert.match(loadSession(back), /还没有/, "分不清是谁的，不拿来用");
+        assert.ok(fs.existsSync(oldDir(front)), "旧文件原样留着");
       });
 
       it("会话在用户目录里：工作目录里仓库自带的 .harness/sessions/ 不算；不像 id 的 id 不拿去拼路径", () => {

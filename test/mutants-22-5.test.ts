@@ -3,7 +3,14 @@
 // 没有“响应头不来就一直等”的变异体：它要等到场景超时（30 秒）才判得出来；时限本身由 slow 那一行警告查着。
 // 也没有“响应体不数字节”的：huge 的 80 MiB 收下以后，还有 McpClient 一行 64 MiB 的上限挡着（照样是一行带 MiB 的警告）；
 // 要让它露馅，得有一个永远写不完的响应体，把内存一直吃下去——不在一台大家共用的机器上这样试
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { it } from "node:test";
+import { runRequirements } from "../exercises/checker.ts";
 import { requirements } from "../exercises/22-5-remote-http/check.ts";
+import { ROOT } from "../shared/scenario.ts";
 import { mutantSuite, type Mutant } from "./mutants-lib.ts";
 
 const MUTANTS: Mutant[] = [
@@ -82,3 +89,17 @@ const MUTANTS: Mutant[] = [
 ];
 
 mutantSuite("22-5-remote-http", requirements, MUTANTS, 3);
+
+// 读者真遇到过：等重新握手的 Promise 永远不兑现，事件循环空了，harness 一个字也没打印就以退出码 0 结束。
+// 检查器先说这件事，再逐个服务器说结论，而不是只怪排在第一个的服务器。真去改答案的话，它是安静地退出还是被别的服务器的计时器拖到超时，
+// 要看机器忙不忙；这里直接拿一个什么也不做的 main.ts 当 harness，结论不随机器快慢变
+it("harness 什么也没打印就以退出码 0 结束：先说这件事，再逐个服务器说结论", { timeout: 120_000 }, async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lh-quiet-"));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.writeFileSync(path.join(dir, "main.ts"), "// 等一个永远不会兑现的 Promise：事件循环空了，Node 就以退出码 0 退出\nvoid new Promise(() => {});\n");
+  const hostile = requirements.find((r) => r.scenario === "hostile-http")!;
+  const [outcome] = await runRequirements(path.join(ROOT, "exercises", "22-5-remote-http"), [hostile], dir);
+  const lines = outcome!.problem!.split("\n");
+  assert.equal(lines[0], "harness 什么也没打印就以退出码 0 结束了：多半是某个 Promise 永远不会有结果、事件循环空了，Node 就退出了（比如等一个永远不会来的回答）", outcome!.problem);
+  for (const server of ["endless", "gone", "html", "huge", "moved", "slow", "stall"]) assert.ok(lines.some((l) => l.startsWith(`  ✗ ${server}：`)), `没有说 ${server} 的结论：\n${outcome!.problem}`);
+});

@@ -49,7 +49,12 @@ it("第 09 章起每一章都有 permissions.ts", () => {
 for (const dir of copies) {
   describe(path.relative(ROOT, dir), async () => {
     const mod = await import(pathToFileURL(path.join(dir, "permissions.ts")).href);
+    const shell = await import(pathToFileURL(path.join(dir, "shell.ts")).href); // 拆分器在它自己的文件里（第 09 章）
     const bash = async (rules: Record<string, unknown>, command: string) => mod.decide((await policy(rules, mod)).policy, "bash", { command }).decision;
+    const split = (line: string) => {
+      const got = shell.splitCommand(line);
+      return got && { commands: got.commands, unsafe: got.unsafe };
+    };
 
     it("splitCommand：按 ; && || | & 换行拆开，引号里的不算；词去掉引号、空格规范成一个", () => {
       const cases: [string, string[]][] = [
@@ -64,18 +69,18 @@ for (const dir of copies) {
         ["ls # '\ntouch x #'", ["ls", "touch x"]],
         ["npm test 2>&1 >/dev/null", ["npm test '2>&1' '>/dev/null'"]],
       ];
-      for (const [line, commands] of cases) assert.deepEqual(mod.splitCommand(line), { commands, unsafe: false }, line);
+      for (const [line, commands] of cases) assert.deepEqual(split(line), { commands, unsafe: false }, line);
     });
 
     it("splitCommand：命令替换、反引号、进程替换、写文件的重定向是 unsafe；引号不配对返回 undefined", () => {
       for (const line of ["echo $(id)", 'echo "$(id)"', "echo `id`", "diff <(ls) b", "tee >(cat)", "echo hi > out.txt", "echo hi>>out", "ls &> out", "ls >& out",
         "cat <<EOF\n'\nEOF\nrm -rf / #'", "cat <<< x", "git $'\\x70ush'", 'git $"push"', "{rm,x}", "rm${IFS}x", "echo $HOME", "ls \\\nrm", "(rm x)", "/bin/r? x", "FOO=1 git status",
         "env FOO=1 git push", "env -S 'rm x'", "nice -n 5 rm x", "ls | xargs rm", "find . -exec rm {} \\;", "find . -delete", "bash -c 'ls'", "sh -ec ls", "eval ls", "git -c alias.x='!id' x", "git -C sub -c core.fsmonitor=id status"]) {
-        assert.equal(mod.splitCommand(line)?.unsafe, true, line);
+        assert.equal(split(line)?.unsafe, true, line);
       }
-      for (const line of ["echo '$(id)'", "echo \\$HOME", "ls 2>&1", "ls >&2", "ls &>/dev/null", "ls *.txt", "git -C sub status", "env git status", "timeout 5 npm test"]) assert.equal(mod.splitCommand(line)?.unsafe, false, line);
-      assert.equal(mod.splitCommand("echo 'oops"), undefined);
-      assert.equal(mod.splitCommand('echo "oops'), undefined);
+      for (const line of ["echo '$(id)'", "echo \\$HOME", "ls 2>&1", "ls >&2", "ls &>/dev/null", "ls *.txt", "git -C sub status", "env git status", "timeout 5 npm test"]) assert.equal(split(line)?.unsafe, false, line);
+      assert.equal(split("echo 'oops"), undefined);
+      assert.equal(split('echo "oops'), undefined);
     });
 
     it("parseRule：工具名、括号里的模式、Claude Code 的大写别名和 :* 前缀写法；坏规则返回 undefined", () => {
@@ -122,6 +127,62 @@ for (const dir of copies) {
       assert.equal(await bash({ allow: ["bash(cat *)"] }, "cat <<EOF\n'\nEOF\nrm -rf / #'"), "ask");
       assert.equal(await bash({ allow: ["bash(echo *)", "bash(xargs *)"] }, "echo x | xargs rm"), "ask");
       assert.equal(await bash({ allow: ["bash(git status)"] }, "env git status"), "allow");
+    });
+
+    it("splitCommand：关键字和 ! 不是命令，后面的才是；FOO=1 去掉再比；路径写的命令名和 git 的全局选项另有一种读法给 deny、ask", () => {
+      const cases: [string, string[], string[], boolean][] = [
+        ["if :; then rm v; fi", [":", "rm v"], [], false],
+        ["! rm v", ["rm v"], [], false],
+        ["while true\ndo rm v\ndone", ["true", "rm v"], [], false],
+        ["for f in v; do rm $f; done", ["for f in v", "rm '$f'"], [], true],
+        ["X=1 rm v", ["rm v"], [], true],
+        ["/bin/rm v", ["/bin/rm v"], ["rm v"], false],
+        ["git -C . push", ["git -C . push"], ["git push"], false],
+        ["git --no-pager -P push origin", ["git --no-pager -P push origin"], ["git push origin"], false],
+      ];
+      for (const [line, commands, readings, unsafe] of cases) assert.deepEqual(shell.splitCommand(line), { commands, readings, unsafe }, line);
+    });
+
+    // issue 28：这些写法原来都能绕过 deny，或者被带模式的 allow 放行。拆分器证明不了自己看懂了的，一律问
+    const evasions = ["if :; then rm v; fi", "! rm v", "for f in v; do rm $f; done", "$'\\x72m' v", '$"rm" v', "{rm,v}", "rm${IFS}v", "/bin/rm v", "X=1 rm v", "(rm v)", "case x in x) rm v;; esac"];
+    it("deny 和 ask 的规则照样成立，不管 rm 怎么写：看得懂的拒绝，看不懂的问；带模式的 allow 放不行看不懂的", async () => {
+      const understood = new Set(["if :; then rm v; fi", "! rm v", "for f in v; do rm $f; done", "/bin/rm v", "X=1 rm v"]);
+      for (const line of evasions) {
+        assert.equal(await bash({ allow: ["bash"], deny: ["bash(rm *)"] }, line), understood.has(line) ? "deny" : "ask", line);
+        assert.equal(await bash({ allow: ["bash"], ask: ["bash(rm *)"] }, line), "ask", line);
+        assert.equal(await bash({ deny: ["bash(rm *)"] }, line), understood.has(line) ? "deny" : "ask", line);
+        assert.notEqual(await bash({ allow: ["bash(true*)", "bash(ls*)"] }, line), "allow", line);
+      }
+      // 反过来：看得懂的照常放行，包括关键字里的命令和 git 的全局选项
+      assert.equal(await bash({ allow: ["bash(:)", "bash(ls *)"] }, "if :; then ls -l; fi"), "allow");
+      assert.equal(await bash({ allow: ["bash(ls *)"] }, "! ls x"), "allow");
+      assert.equal(await bash({ allow: ["bash"], deny: ["bash(rm *)"] }, "if :; then ls v; fi"), "allow");
+      assert.equal(await bash({ allow: ["bash"], deny: ["bash(rm *)"] }, "/bin/ls v"), "allow");
+      assert.equal(await bash({ allow: ["bash(./run.sh *)"] }, "./run.sh x"), "allow");
+      assert.equal(await bash({ allow: ["bash"] }, "rm${IFS}v"), "allow", "只写工具名、又没有别的规则管着：本来就放行一切");
+    });
+
+    it("git：全局选项换不了主语；会去跑别的程序的选项和子命令在 allow bash(git *) 下也要问", async () => {
+      const pushes = ["git -C . push", "git --no-pager push", "git -P push origin", "git -C sub --no-pager push", "/usr/bin/git push", "env git -C . push"];
+      for (const line of pushes) {
+        assert.equal(await bash({ allow: ["bash(git *)"], ask: ["bash(git push*)"] }, line), "ask", line);
+        assert.equal(await bash({ allow: ["bash(git *)"], deny: ["bash(git push*)"] }, line), "deny", line);
+      }
+      const runners = ["git fetch --upload-pack=id origin", "git fetch --upload id origin", "git push --receive-pack=id", "git push --exec=id", "git clone -u id x y", "git clone -qu id x y",
+        "git ls-remote -u id x", "git archive --remote=x --exec=id HEAD", "git grep --open-files-in-pager=id x", "git grep -Oid x", "git diff --output=f", "git -c alias.x=!id x",
+        "git --config-env=core.pager=X log", "git --exec-path=. status", "git --git-dir=../evil/.git status", "git rebase --exec id HEAD~1", "git rebase -x id HEAD~1", "git rebase -ix id HEAD~1",
+        "git submodule foreach id", "git submodule --quiet foreach id", "git bisect run id", "git difftool -x id", "git difftool --extcmd=id", "git filter-branch --tree-filter id",
+        "git config alias.x '!id'", "git config core.fsmonitor id", "git -C . -c core.pager=id log"];
+      for (const line of runners) {
+        assert.equal(split(line)?.unsafe, true, line);
+        assert.equal(await bash({ allow: ["bash(git *)"] }, line), "ask", line);
+        assert.equal(await bash({ allow: ["bash"], deny: ["bash(git push*)"] }, line), line.includes("push") ? "deny" : "ask", line);
+      }
+      for (const line of ["git status", "git -C sub status", "git --no-pager log --oneline", "git push -u origin main", "git fetch -u", "git rebase -i HEAD~3", "git diff --exit-code",
+        "git log --ext-diff", "git config --get user.name", "git commit -m x", "git --version"]) {
+        assert.equal(split(line)?.unsafe, false, line);
+        assert.equal(await bash({ allow: ["bash(git *)"] }, line), "allow", line);
+      }
     });
 
     it("看不懂的规则：一行警告点名它；坏的 deny/ask 让那个工具每次都问，坏的 allow 只是不生效", async () => {

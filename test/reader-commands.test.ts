@@ -11,6 +11,7 @@ import { startScriptedModel } from "../shared/scripted-model.ts";
 import { typecheckDir } from "../scripts/typecheck.ts";
 import { README, chapterIndex, indexInReadme } from "../scripts/chapter-index.ts";
 import { honestResume } from "../scripts/run.ts";
+import { improvise } from "../scripts/repl-demo.ts";
 
 const TSX = import.meta.resolve("tsx");
 
@@ -315,6 +316,11 @@ describe("npm run demo -- NN --repl：离线的 REPL", () => {
     assert.equal(code, 0, output);
   });
 
+  it("工具结果的末尾换行不会变成回答末尾的空行", () => {
+    const turn = improvise({ messages: [{ role: "tool", content: "这是一行。\n第二行。\n" }] });
+    assert.equal(turn.content, "（脚本模型）工具回来了，开头是：\n这是一行。\n第二行。");
+  });
+
   it("kill 掉 npm run demo（SIGTERM）：REPL 跟着收尾，临时目录删掉，不留进程", { skip: !terminal && "需要 util-linux 的 script", timeout: 60_000 }, async () => {
     const pids = () => fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p));
     const read = (file: string, link = false) => {
@@ -383,11 +389,25 @@ describe("各页 README 的命令", () => {
     .concat(fs.readdirSync(path.join(ROOT, "exercises")).flatMap((e) => ["README.md", "HINTS.md", "solution/README.md"].map((f) => path.join(ROOT, "exercises", e, f))))
     .filter((f) => fs.existsSync(f));
 
-  it("play/ 在新克隆里就有（cp -r chapters/… play/06 才不会失败），里面只有说明是 git 管的", () => {
+  it("play/ 在新克隆里就有（cp -r chapters/… play/06 才不会失败），里面只有说明和 tsconfig.json 是 git 管的", () => {
     assert.ok(fs.existsSync(path.join(ROOT, "play", "README.md")));
     const ignored = (file: string) => spawnSync("git", ["check-ignore", "-q", file], { cwd: ROOT }).status === 0;
     assert.equal(ignored("play/README.md"), false);
+    assert.equal(ignored("play/tsconfig.json"), false);
     assert.equal(ignored("play/06/main.ts"), true);
+  });
+
+  // 写到一半的副本不该让 npm test（tsc -p .）变红；编辑器靠 play/tsconfig.json 照样按仓库的设置检查它
+  it("tsc -p . 不包括 play/，play/tsconfig.json 沿用仓库的设置", () => {
+    const root = JSON.parse(fs.readFileSync(path.join(ROOT, "tsconfig.json"), "utf8"));
+    assert.equal(root.include.some((p: string) => p.startsWith("play")), false, "仓库的 tsconfig.json 不该包括 play/");
+    assert.equal(JSON.parse(fs.readFileSync(path.join(ROOT, "play", "tsconfig.json"), "utf8")).extends, "../tsconfig.json");
+  });
+
+  it("跟着敲的那一步 diff 不比 README（cp -r 带来的是上一章的 README）", () => {
+    const along = [README, path.join(ROOT, "play", "README.md")].flatMap((f) => fs.readFileSync(f, "utf8").split("\n").filter((l) => /diff -ru\b.*play\//.test(l)));
+    assert.ok(along.length >= 2, "README.md 和 play/README.md 都该给出和书里的版本比一比的 diff 命令");
+    for (const line of along) assert.match(line, /diff -ru -x README\.md /, line);
   });
 
   it("仓库路径的占位只有一种写法：<仓库目录>", () => {

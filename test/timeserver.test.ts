@@ -1,9 +1,12 @@
 // 第 22 章的时间服务器（timeserver/main.ts）：真起进程，在 stdio 上一行一行地收发，检查协议行为。
 import assert from "node:assert/strict";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
+import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { MAX_LINE } from "../timeserver/stdio.ts";
 import { HttpTimeserver, killHttpTimeservers } from "./timeserver-lib.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -136,6 +139,7 @@ let berlin: Server;
 let live: Server;
 let ancient: Server;
 let big: Server; // 超长的行单独用一个进程：它慢了、卡了，不连累别的测试
+const LIMIT = 256 * 1024; // 它的一行上限：按测试的尺度
 let quiet: Server; // 什么也不问，只看它从启动到退出说没说话
 let badNow: Server[];
 before(() => {
@@ -144,7 +148,7 @@ before(() => {
   berlin = new Server({ TZ: "Europe/Berlin", TIMESERVER_NOW: "2026-03-29T12:00:00" });
   live = new Server({ TZ: "UTC" });
   ancient = new Server({ TZ: "UTC", TIMESERVER_NOW: "0999-03-04T05:06:07Z" });
-  big = new Server({ TZ: "UTC" });
+  big = new Server({ TZ: "UTC", TIMESERVER_MAX_LINE: String(LIMIT) });
   quiet = new Server({ TZ: "UTC" });
   badNow = BAD_NOW.map((value) => new Server({ TIMESERVER_NOW: value }));
 });
@@ -429,32 +433,42 @@ describe("timeserver 时区与时钟", () => {
 });
 
 describe("timeserver 长行", () => {
-  // 攒行要是每来一块就把整个缓冲区重拼一遍，32 MiB 是五百多次越来越长的复制（时间随长度平方增长），
-  // 其间别的请求全被堵着。块放进数组、到换行才拼一次，就只是一次复制加一次 JSON.parse。
-  // 这里只查答得对、后面照常；快慢是基准的事，测试不量时间
-  it("32 MiB 的一行：答复它，后面的请求照常", async () => {
-    await big.request("ping"); // 先热身：下面的时限不必替冷启动留余地
-    const pad = "时".repeat((32 * 1024 * 1024) / 3);
-    const line = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: "big-32", method: "ping", params: { pad } }) + "\n");
-    big.write(line);
-    big.write('{"jsonrpc":"2.0","id":"after-32","method":"ping"}\n');
-    // 只防卡死：两核机器很忙时（load 26）实测 1.5–2.1 秒，30 秒留足 14 倍
-    assert.deepEqual(await big.next(30_000), { jsonrpc: "2.0", id: "big-32", result: {} });
-    assert.deepEqual(await big.next(), { jsonrpc: "2.0", id: "after-32", result: {} });
+  // 上限按测试的尺度查：TIMESERVER_MAX_LINE 调到 256 KiB，一半长的行完整答复、超过的整行丢弃——只花几毫秒，
+  // 判决不随这台机器每秒能解析多少 MiB 而变。默认值是不是 64 MiB 由下面单独一条查（不真的灌 64 MiB）。
+  // 攒行要是每来一块就把整个缓冲区重拼一遍，时间随长度平方增长：那是快慢的事，归 bench/large.ts 量
+  it("上限一半长的一行（分成许多块到达，中间夹着汉字）：答复它，后面的请求照常", async () => {
+    await big.request("ping");
+    const pad = "时".repeat(LIMIT / 2 / 3);
+    const line = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: "big-half", method: "ping", params: { pad } }) + "\n");
+    for (let at = 0; at < line.length; at += 4097) big.write(line.subarray(at, at + 4097)); // 4097：块的边界切在汉字中间
+    big.write('{"jsonrpc":"2.0","id":"after-half","method":"ping"}\n');
+    assert.deepEqual(await big.next(), { jsonrpc: "2.0", id: "big-half", result: {} });
+    assert.deepEqual(await big.next(), { jsonrpc: "2.0", id: "after-half", result: {} });
   });
 
-  it("超过 64 MiB 的一行：不再攒，答一个 -32600（id null），丢掉这一行，接着服务", async () => {
+  it("超过上限的一行：不再攒，答一个 -32600（id null），丢掉这一行，接着服务", async () => {
     // 这一行本身是个合法的 ping：服务器要是攒下来解析了，会答 id "too-long"
     const head = Buffer.from('{"jsonrpc":"2.0","id":"too-long","method":"ping","params":{"pad":"');
     big.write(head);
-    const block = Buffer.alloc(1024 * 1024, 0x78); // 1 MiB 的 x，分块写：stdin 一块一块地到
-    for (let i = 0; i < 65; i++) big.write(block);
-    const refused = await big.next(30_000); // 过了上限就答，不必等这一行结束（这一行要等收到答复才写完）；30 秒只防卡死
+    const block = Buffer.alloc(16 * 1024, 0x78); // 分块写：stdin 一块一块地到
+    for (let i = 0; i <= LIMIT / block.length; i++) big.write(block);
+    const refused = await big.next(); // 过了上限就答，不必等这一行结束（这一行要等收到答复才写完）
     assert.equal(refused.id, null, JSON.stringify(refused));
     assert.equal(refused.error?.code, -32600);
-    assert.match(refused.error.message, /64 MiB/);
+    assert.match(refused.error.message, /256 KiB/);
     big.write('"}}\n{"jsonrpc":"2.0","id":"after-too-long","method":"ping"}\n');
-    assert.deepEqual(await big.next(30_000), { jsonrpc: "2.0", id: "after-too-long", result: {} });
+    assert.deepEqual(await big.next(), { jsonrpc: "2.0", id: "after-too-long", result: {} });
+  });
+
+  it("默认的上限是 64 MiB（不设 TIMESERVER_MAX_LINE 时 serveStdio 用的就是它）", () => {
+    assert.equal(MAX_LINE, 64 * 1024 * 1024);
+    assert.match(fs.readFileSync(path.join(ROOT, "timeserver", "stdio.ts"), "utf8"), /export function serveStdio\(maxLine = MAX_LINE\)/);
+  });
+
+  it("TIMESERVER_MAX_LINE 不是正整数 → stderr 说清楚并以 1 退出", async () => {
+    const bad = new Server({ TIMESERVER_MAX_LINE: "很大" });
+    assert.equal(await bad.exitCode(), 1);
+    assert.match(bad.stderr, /TIMESERVER_MAX_LINE 要是正整数/);
   });
 });
 

@@ -38,5 +38,12 @@ if (now) {
   pinClock(at);
 }
 
+// 一行的上限（字节），默认 64 MiB；测试把它调小
+const maxLine = process.env.TIMESERVER_MAX_LINE;
+if (maxLine !== undefined && !/^[1-9]\d*$/.test(maxLine)) {
+  process.stderr.write(`timeserver: TIMESERVER_MAX_LINE 要是正整数（字节），现在是 ${maxLine}\n`);
+  process.exit(1);
+}
+
 if (http) serveHttp(port ?? DEFAULT_PORT);
-else serveStdio();
+else serveStdio(maxLine === undefined ? undefined : Number(maxLine));

@@ -39,7 +39,9 @@ function isLocal(url: string): boolean {
 // 发一次请求，返回模型的回答文本
 export async function chat(config: ModelConfig, messages: Message[]): Promise<string> {
   const res = await post(config, { model: config.model, messages });
-  const body = parseJson(await res.text());
+  const { text, cut } = await readText(res, MAX_BODY);
+  if (cut) throw new ModelError(`模型服务的回答超过了 ${MAX_BODY} 字节，不像正常的回答，不再读下去`);
+  const body = parseJson(text);
   return answerText(body.choices?.[0]?.message?.content);
 }
 
@@ -64,8 +66,27 @@ async function post(config: ModelConfig, body: object): Promise<Response> {
     const why = typeof code === "string" ? `（${code}）` : "";
     throw new ModelError(`连不上模型服务 ${config.baseUrl}${why}：请检查 HARNESS_BASE_URL，本地模型要先启动`);
   }
-  if (!res.ok) throw new ModelError(describeHttpError(res.status, await res.text(), config));
+  if (!res.ok) throw new ModelError(describeHttpError(res.status, (await readText(res, MAX_ERROR_BODY)).text, config));
   return res;
+}
+
+// 正文最多读这么多字节：一个不停发字节的服务器不该吃光内存。一次回答不过几十 KB，16 MiB 足够宽；
+// 错误体只给人看开头的两百个字符，读 64 KiB 足够
+export const MAX_BODY = 16 * 1024 * 1024;
+export const MAX_ERROR_BODY = 64 * 1024;
+
+// 读出正文，最多 max 字节。超了就只留前 max 字节、cut 为 true：从 for await 里返回会取消这个流、断开连接
+export async function readText(res: Response, max: number): Promise<{ text: string; cut: boolean }> {
+  if (!res.body) return { text: "", cut: false };
+  const decoder = new TextDecoder(); // stream: true：一个汉字的三个字节分在两块里到达，也不会解成乱码
+  let text = "";
+  let bytes = 0;
+  for await (const chunk of res.body) {
+    if (bytes + chunk.length > max) return { text: text + decoder.decode(chunk.subarray(0, max - bytes)), cut: true };
+    bytes += chunk.length;
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return { text: text + decoder.decode(), cut: false };
 }
 
 function describeHttpError(status: number, text: string, config: ModelConfig): string {

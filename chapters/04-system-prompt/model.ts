@@ -53,7 +53,7 @@ export async function chat(config: ModelConfig, messages: Message[], out: ReplyO
   const res = await post(config, { model: config.model, messages, stream: true });
   // 有的代理或服务不认 stream: true，照旧回一整段 JSON——别把它当成“流断了”
   const type = res.headers.get("content-type") ?? "";
-  if (!type.includes("text/event-stream")) throw new ModelError(`模型服务没有按流式回答（content-type: ${safeLine(type)}）：${safeLine(clip(await res.text()))}`);
+  if (!type.includes("text/event-stream")) throw new ModelError(`模型服务没有按流式回答（content-type: ${safeLine(type)}）：${safeLine(clip((await readText(res, MAX_ERROR_BODY)).text))}`);
   let content = "";
   let finish = "";
   let thinkingLast = false; // 最后收到的是思考：回复在这时结束，就是想到一半被截断了
@@ -111,8 +111,26 @@ async function post(config: ModelConfig, body: object): Promise<Response> {
     const why = typeof code === "string" ? `（${code}）` : "";
     throw new ModelError(`连不上模型服务 ${config.baseUrl}${why}：请检查 HARNESS_BASE_URL，本地模型要先启动`);
   }
-  if (!res.ok) throw new ModelError(describeHttpError(res.status, await res.text(), config));
+  if (!res.ok) throw new ModelError(describeHttpError(res.status, (await readText(res, MAX_ERROR_BODY)).text, config));
   return res;
+}
+
+// 错误体和不是流的正文最多读这么多字节：一个不停发字节的服务器不该吃光内存。它们只给人看开头的两百个字符，
+// 读 64 KiB 足够（流式的回答由 sse.ts 给一行、一个事件设上限）
+export const MAX_ERROR_BODY = 64 * 1024;
+
+// 读出正文，最多 max 字节。超了就只留前 max 字节、cut 为 true：从 for await 里返回会取消这个流、断开连接
+export async function readText(res: Response, max: number): Promise<{ text: string; cut: boolean }> {
+  if (!res.body) return { text: "", cut: false };
+  const decoder = new TextDecoder(); // stream: true：一个汉字的三个字节分在两块里到达，也不会解成乱码
+  let text = "";
+  let bytes = 0;
+  for await (const chunk of res.body) {
+    if (bytes + chunk.length > max) return { text: text + decoder.decode(chunk.subarray(0, max - bytes)), cut: true };
+    bytes += chunk.length;
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return { text: text + decoder.decode(), cut: false };
 }
 
 function describeHttpError(status: number, text: string, config: ModelConfig): string {

@@ -1,12 +1,13 @@
 // permissions.ts：三档权限 allow / ask / deny。规则写在用户的 ~/.harness/settings.json 和工作目录的 .harness/settings.json 里，
 // 用 Claude Code 的写法：{"permissions": {"allow": ["bash(git status)"], "ask": ["bash(git push*)"], "deny": ["bash(rm *)"]}}。
-// 第 09 章新增：deny > ask > allow；bash 命令先拆成一条条简单命令再比，拿不准就问；没有终端可问，就当作拒绝。
+// 第 09 章新增：deny > ask > allow；bash 命令先拆成一条条简单命令再比（shell.ts），拿不准就问；没有终端可问，就当作拒绝。
 // 默认和 Claude Code 一样：工作目录里的读放行，其余都问；没被信任的文件夹，它自己的 allow 规则不算数。
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describeJsonError } from "./json.ts";
 import type { Tool } from "./registry.ts";
+import { splitCommand } from "./shell.ts";
 import { safeLine } from "./terminal.ts";
 import { resolveInside } from "./workspace.ts";
 
@@ -124,162 +125,19 @@ export function parseRule(entry: unknown): Rule | undefined {
   return { text: entry, tool, pattern };
 }
 
-// 一行 bash 拆成简单命令：在引号外的 ; && || | & 和换行处断开，每条命令的词去掉引号、用一个空格连起来；
-// 包在 env、xargs、bash -c 之类里面的命令拆出来，按它真正要跑的那条比。
-// unsafe：这一行里有规则看不清的东西，带模式的 allow 不能放行它，只能问人——命令替换 $(…)、反引号、进程替换 <(…)、
-// 写进文件的重定向、heredoc、$'…' 和 $"…"、花括号和 ${…}、$变量、续行、括号和通配符当命令名……拿不准的一律算。
-// 引号不配对返回 undefined
-export function splitCommand(line: string): { commands: string[]; unsafe: boolean } | undefined {
-  const split = splitWords(line);
-  return split && { commands: split.commands.map((words) => words.map(shellWord).join(" ")), unsafe: split.unsafe };
-}
-
-function splitWords(line: string): { commands: string[][]; unsafe: boolean } | undefined {
-  const commands: string[][] = [[]];
-  let word: string | undefined; // 正在拼的词；undefined 表示在词与词之间
-  let quote = "";
-  let unsafe = false;
-  let glob = false; // 正在拼的词里有引号外的 * ? [
-  const globbed = new Set<string[]>(); // 命令名带通配符的命令
-  const endWord = () => {
-    const current = commands[commands.length - 1];
-    if (word !== undefined && glob && current.length === 0) globbed.add(current);
-    if (word !== undefined) current.push(word);
-    word = undefined;
-    glob = false;
-  };
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quote === "'") {
-      if (c === "'") quote = "";
-      else word += c;
-      continue;
-    }
-    if (quote === "$'" && c === "'") {
-      quote = ""; // $'…' 里反斜杠能转义单引号，所以它自成一种引号
-      continue;
-    }
-    if (c === "\\") {
-      i++; // 反斜杠让下一个字符失去特殊含义；反斜杠加换行是续行——续行把两行拼成一条，规则看不清
-      if (line[i] === "\n") unsafe = true;
-      else if (i < line.length) word = (word ?? "") + line[i];
-      continue;
-    }
-    if (c === "`" || c === "$") {
-      // 反引号、$(…)、$'…'、$"…"、${…}、$变量：展开以后是什么，要等 bash 跑到这里才知道
-      if (c === "`" || /[(\x27"{\w@*#?!$-]/.test(line[i + 1] ?? "")) unsafe = true;
-    }
-    if (quote) {
-      if (c === quote) quote = "";
-      else word += c;
-      continue;
-    }
-    if (c === "'" || c === '"' || (c === "$" && line[i + 1] === "'")) {
-      quote = c === "$" ? "$'" : c;
-      i += c === "$" ? 1 : 0;
-      word ??= "";
-    } else if (c === "#" && word === undefined) {
-      while (i + 1 < line.length && line[i + 1] !== "\n") i++; // 注释：到行尾为止都不是命令
-    } else if (c === "<" && line[i + 1] === "<") {
-      unsafe = true; // heredoc 和 <<<：后面几行是给命令的输入，不是命令——这个小拆分器不去猜它在哪里结束
-      word = (word ?? "") + c;
-    } else if ((c === "<" || c === ">") && line[i + 1] === "(") {
-      unsafe = true;
-      word = (word ?? "") + c;
-    } else if (c === ">" || (c === "&" && line[i + 1] === ">")) {
-      // 重定向：2>&1、>/dev/null 不写文件，照常比；别的目标都算 unsafe
-      const op = line.slice(i).match(/^&?>[>|]?\s*/)![0];
-      const target = line.slice(i + op.length).match(/^(&\d+|&-|\/dev\/null)(?=[\s;&|]|$)/)?.[0];
-      if (target === undefined) unsafe = true;
-      word = (word ?? "") + op.trim() + (target ?? "");
-      i += op.length + (target?.length ?? 0) - 1;
-    } else if (";&|\n".includes(c)) {
-      endWord();
-      commands.push([]); // && || |& 会留下空命令，最后滤掉
-    } else if (c === " " || c === "\t") endWord();
-    else {
-      if ("(){}".includes(c)) unsafe = true; // 子 shell、命令组、花括号展开 {rm,x}：词不再是看上去的样子
-      if ("*?[".includes(c)) glob = true;
-      word = (word ?? "") + c;
-    }
-  }
-  if (quote) return undefined;
-  endWord();
-  const simple = commands.filter((words) => words.length > 0);
-  if (simple.some((words) => globbed.has(words))) unsafe = true; // /bin/r? 也许就是 /bin/rm
-  const unwrapped = simple.map(unwrap);
-  return { commands: unwrapped.flatMap((u) => u.commands), unsafe: unsafe || unwrapped.some((u) => u.unsafe) };
-}
-
-// 包装命令本身不做事，做事的是它后面那条：env git push 要按 git push 比。
-// 还会从输入里添参数、或者换着法子跑命令的（xargs、find -exec、bash -c、eval、git -c），拆出来给 deny 比，但一定要问
-const WRAPPERS = new Set(["env", "command", "exec", "nice", "time", "timeout", "nohup", "builtin"]);
-
-function unwrap(words: string[]): { commands: string[][]; unsafe: boolean } {
-  if (/^[A-Za-z_]\w*=/.test(words[0])) return { commands: [words], unsafe: true }; // FOO=x cmd：环境变量能改掉命令的行为
-  const [name, ...rest] = words;
-  const base = name.split("/").pop()!;
-  if (WRAPPERS.has(base)) {
-    // 选项跳过，但除了 -- 和 command -p、time -p，带选项的包装一律拿不准（env -S、exec -a、timeout -s KILL……）；
-    // env 的 NAME=value 改环境，也拿不准；timeout 的时长跳过
-    let i = 0;
-    let unsafe = false;
-    for (; i < rest.length; i++) {
-      const w = rest[i];
-      if (w === "--") {
-        i++;
-        break;
-      }
-      if (base === "env" && /^[A-Za-z_]\w*=/.test(w)) unsafe = true;
-      else if (w.startsWith("-") && w !== "-") unsafe ||= !(w === "-p" && (base === "command" || base === "time"));
-      else break;
-    }
-    if (base === "timeout" && /^\d/.test(rest[i] ?? "")) i++;
-    if (i >= rest.length) return { commands: [words], unsafe }; // 只有包装没有命令：env、time 自己就是命令
-    const inner = unwrap(rest.slice(i));
-    return { commands: inner.commands, unsafe: unsafe || inner.unsafe };
-  }
-  const nested = (text: string) => ({ commands: splitWords(text)?.commands ?? [[text]], unsafe: true });
-  if ((base === "sh" || base === "bash" || base === "zsh" || base === "dash") && rest.some((w) => /^-\w*c/.test(w))) {
-    const script = rest[rest.findIndex((w) => /^-\w*c/.test(w)) + 1] ?? "";
-    return nested(script);
-  }
-  if (base === "eval") return nested(rest.join(" "));
-  if (base === "xargs") {
-    const i = rest.findIndex((w) => !w.startsWith("-"));
-    return { commands: [words, ...(i >= 0 ? unwrap(rest.slice(i)).commands : [])], unsafe: true };
-  }
-  if (base === "find" && rest.some((w) => /^-(exec|execdir|ok|okdir|delete)$/.test(w))) {
-    const i = rest.findIndex((w) => /^-(exec|execdir|ok|okdir)$/.test(w));
-    return { commands: [words, ...(i >= 0 ? unwrap(rest.slice(i + 1).filter((w) => w !== ";" && w !== "+")).commands : [])], unsafe: true };
-  }
-  // git -c 能临时加一条配置：alias.x='!任意命令'、core.fsmonitor=……，git 自己就会去跑它
-  if (base === "git") {
-    for (let i = 0; i < rest.length && rest[i].startsWith("-"); i += rest[i] === "-C" ? 2 : 1) {
-      if (/^(-c|--config-env|--exec-path)/.test(rest[i])) return { commands: [words], unsafe: true };
-    }
-  }
-  return { commands: [words], unsafe: false };
-}
-
-// 普通的词原样；带空格或 shell 特殊字符的加单引号，免得 `echo 'a b'` 和 `echo a b` 看起来一样
-function shellWord(word: string): string {
-  return /^[^\s'"\\$`;&|<>(){}#!]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
-}
-
 function glob(pattern: string, text: string): boolean {
   const escaped = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
   // 末尾的 " *" 也匹配不带参数的命令：bash(npm test *) 放行 npm test
   return new RegExp(`^${escaped.join(".*")}$`, "s").test(text) || (pattern.endsWith(" *") && text === pattern.slice(0, -2));
 }
 
-// 规则比的是什么：bash 比每条简单命令；别的工具比参数 path（工作目录里的写成相对路径，连同符号链接解开后的样子）。
-// undefined 表示这次调用里没有能比的东西
-function subjectsOf(tool: string, args: Record<string, unknown>): { subjects: (string | undefined)[]; unsafe: boolean; inside?: boolean } {
+// 规则比的是什么：bash 比每条简单命令（readings 是它们的另一种读法，只给 deny、ask 比）；
+// 别的工具比参数 path（工作目录里的写成相对路径，连同符号链接解开后的样子）。undefined 表示这次调用里没有能比的东西
+function subjectsOf(tool: string, args: Record<string, unknown>): { subjects: (string | undefined)[]; readings?: string[]; unsafe: boolean; inside?: boolean } {
   if (tool === "bash") {
     const command = typeof args.command === "string" ? args.command : "";
     const split = splitCommand(command); // 引号不配对：bash 自己会报错，但规则也不能替它放行
-    return split ? { subjects: split.commands, unsafe: split.unsafe } : { subjects: [command.trim()], unsafe: true };
+    return split ? { subjects: split.commands, readings: split.readings, unsafe: split.unsafe } : { subjects: [command.trim()], unsafe: true };
   }
   if (typeof args.path !== "string") return { subjects: [undefined], unsafe: false };
   const cwd = process.cwd();
@@ -311,11 +169,11 @@ const PROTECTED = /(^|\/)(\.harness|\.git|\.claude)(\/|$)|(^|\/)\.env[^/]*$|(^|\
 
 // 没有规则说话时和 Claude Code 的默认一样：工作目录里的读放行；目录外的读、写文件、bash 都要问
 export function decide(policy: Policy, tool: string, args: Record<string, unknown>): Verdict {
-  const { subjects, unsafe, inside } = subjectsOf(tool, args);
+  const { subjects, readings = [], unsafe, inside } = subjectsOf(tool, args);
   // 没有能比的东西时，带模式的 deny、ask 照样算数（拿不准就不放松），allow 不算
   const hits = (rule: Rule, subject: string | undefined, strict: boolean) =>
     glob(rule.tool, tool) && (rule.pattern === undefined || (subject === undefined ? strict : glob(rule.pattern, subject)));
-  const find = (tier: Tier) => policy[tier].find((rule) => subjects.some((s) => hits(rule, s, true)));
+  const find = (tier: Tier) => policy[tier].find((rule) => [...subjects, ...readings].some((s) => hits(rule, s, true)));
   const allowed = (s: string | undefined) => policy.allow.some((rule) => hits(rule, s, false));
 
   const deny = find("deny");
@@ -325,8 +183,10 @@ export function decide(policy: Policy, tool: string, args: Record<string, unknow
   if (writes && subjects.some((s) => s !== undefined && PROTECTED.test(s))) return { decision: "ask", why: "config" };
   const ask = find("ask");
   if (ask) return { decision: "ask", rule: ask.text, why: ask.broken ? "broken" : undefined };
-  // 带模式的 allow 看不清 $(…) 里、> 后面是什么；只写了工具名的 allow 本来就放行这个工具的一切
-  if (unsafe && !policy.allow.some((rule) => rule.pattern === undefined && glob(rule.tool, tool))) return { decision: "ask", why: "unsafe" };
+  // 带模式的 allow 看不清 $(…) 里、> 后面是什么；只写了工具名的 allow 本来就放行这个工具的一切——
+  // 除非还有带模式的 deny、ask 管着它：$'\x72m' 也许就是 rm，证明不了不是，就问
+  const guarded = [...policy.deny, ...policy.ask].some((rule) => rule.pattern !== undefined && glob(rule.tool, tool));
+  if (unsafe && (guarded || !policy.allow.some((rule) => rule.pattern === undefined && glob(rule.tool, tool)))) return { decision: "ask", why: "unsafe" };
   if (subjects.every(allowed)) return { decision: "allow" };
   if (tool === "read_file" && inside) return { decision: "allow" };
   const suggest = subjects.filter((s) => !allowed(s)).map((s) => (s === undefined ? tool : `${tool}(${s})`));

@@ -20,9 +20,25 @@ export function isSessionId(s: string): boolean {
   return ID.test(s);
 }
 
-// 和 Claude Code 的 ~/.claude/projects/ 一样：工作目录的真实路径里字母数字以外的字符换成 -，当作目录名
+// 目录名 = 看得懂的一截（真实路径里字母数字以外的连成一个 -，像 Claude Code 的 ~/.claude/projects/）+ 真实路径的短哈希。
+// 只有前一半不够：工作/前端 和 工作/后端 都成了 -work-，--resume 会接上另一个文件夹的对话。哈希让一个文件夹只对应一个目录
 export function sessionsDir(cwd: string, home = os.homedir()): string {
-  return path.join(home, ".harness", "projects", fs.realpathSync(cwd).replace(/[^A-Za-z0-9]/g, "-"), "sessions");
+  const real = fs.realpathSync(cwd);
+  const projects = path.join(home, ".harness", "projects");
+  const hash = crypto.createHash("sha256").update(real).digest("hex").slice(0, 8);
+  const dir = path.join(projects, `${real.replace(/[^A-Za-z0-9]+/g, "-").slice(0, 100)}-${hash}`);
+  // 旧版的目录名（每个字符换成一个 -）还在、新的还没有：路径全是 ASCII 时搬过来接着用——那种名字只丢了标点，
+  // 两个只差标点、又都在用的文件夹很少见。路径里有汉字等非 ASCII 字符时不搬：同样长的中文名在旧版里全撞在一起，
+  // 分不清旧目录是哪个文件夹的，宁可从头开始，也不把别的文件夹的对话交给模型（旧文件原样留着，用户可以自己挪）
+  const old = path.join(projects, real.replace(/[^A-Za-z0-9]/g, "-"));
+  if (/^[\x00-\x7f]*$/.test(real) && !fs.existsSync(dir) && fs.existsSync(old)) {
+    try {
+      fs.renameSync(old, dir);
+    } catch {
+      // 另一个进程同时在搬：它搬完了，新目录就在了
+    }
+  }
+  return path.join(dir, "sessions");
 }
 const WHERE = "~/.harness/projects/ 下这个工作目录的 sessions/";
 

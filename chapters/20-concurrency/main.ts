@@ -1,9 +1,10 @@
 // main.ts：目录页——读配置，把问题发给模型，打印回答。
-// 第 19 章改动：登记 todo_write（在 sub_agent 之前，子 agent 也能更新同一张清单）。
+// 第 20 章改动：四个碰文件系统的工具套上 fs-lock.ts 的锁——检查路径和用它之间，不许一条 bash 插进来。
 import { RoundLimitError, runAgent } from "./agent.ts";
 import { InterruptError, Interrupter } from "./interrupt.ts";
 import { ConfigError, ModelError, envInt, loadConfig, type Message } from "./model.ts";
 import { buildSystemPrompt, skillList } from "./prompt.ts";
+import { locked } from "./fs-lock.ts";
 import { guard, loadPolicy } from "./permissions.ts";
 import { Registry } from "./registry.ts";
 import { confirm, repl } from "./repl.ts";
@@ -48,10 +49,11 @@ async function main() {
   // 只有终端才能问人；输入来自管道或文件时，“要问”就等于“拒绝”
   const ask = process.stdin.isTTY ? confirm : undefined;
   const policy = await loadPolicy(process.cwd(), ask); // 没被信任的文件夹，这里会问一句要不要信任它
-  registry.register(guard(readFileTool, policy, ask));
-  registry.register(guard(bashTool, policy, ask));
-  registry.register(guard(writeFileTool, policy, ask));
-  registry.register(guard(editFileTool, policy, ask));
+  // 锁套在 guard 外面：权限的判决（解开链接、看路径在不在工作目录里）和工具用这个路径，是轮到它的同一段
+  registry.register(locked("read", guard(readFileTool, policy, ask)));
+  registry.register(locked("bash", guard(bashTool, policy, ask)));
+  registry.register(locked("write", guard(writeFileTool, policy, ask)));
+  registry.register(locked("write", guard(editFileTool, policy, ask)));
   if (skills.length > 0) registry.register(loadSkillTool(skills));
   registry.register(todoTool(new TodoList()));
   const maxRounds = envInt(process.env, "HARNESS_MAX_ROUNDS", 20, 1);

@@ -1,10 +1,10 @@
 // 练习 22-5 的检查器：远程服务走 Streamable HTTP。服务器是场景开跑之前起好的 HTTP 服务器（scenario.json 的 servers）：
 // 书里的时间服务器（timeserver --http）和 shared/mcp-servers/hostile-http.ts（按路径分成几种脾气）。
 // 查的是模型收到的工具结果（陪练服务器把它看到的请求头、会话号写在结果里）和转录里的警告——措辞随你，说到点子上就行。
-import { describe, toolResults, type Requirement } from "../checker.ts";
+// 一条要求管着几个服务器，就每个服务器各说一句结论；整次运行出了事（什么也没打印、退出码不对）由 checker.ts 排在最前面先说。
+import { describe, eachServer, toolResults, type Requirement } from "../checker.ts";
 import type { RunResult } from "../../shared/scenario.ts";
 
-const failedRun = (run: RunResult) => (run.requests === 0 || run.exitCode !== 0 ? `（这次运行没有正常结束，退出码 ${run.exitCode}；VERBOSE=1 看完整输出）` : "");
 const warningAbout = (run: RunResult, server: string) => run.transcript.split("\n").find((line) => line.startsWith("警告") && line.includes(`"${server}"`));
 
 // 不守规矩的服务器各自该换来的那行警告里，要说到的东西
@@ -23,14 +23,12 @@ export const requirements: Requirement[] = [
     scenario: "remote-tools",
     check(run) {
       const [time, whoami] = toolResults(run, 2);
-      if (!time?.includes("2026-08-07 14:03:09")) {
-        return `期望：mcp.json 里 "type": "http" 的 time（timeserver --http）接得上，握手、列工具、POST tools/call，current_time 答 “2026-08-07 14:03:09 星期五”；实际：${describe(time)}${failedRun(run)}`;
-      }
-      if (!whoami?.includes("Authorization: Bearer t0ken-42")) {
-        return `期望：forget 的 headers 写着 "Authorization": "Bearer \${FORGET_TOKEN}"，展开成环境里的值，每个请求都带上；它报出的是：${describe(whoami)}${failedRun(run)}`;
-      }
       const nokey = warningAbout(run, "nokey");
-      if (!nokey?.includes("NOKEY_TOKEN")) return `期望：nokey 的 headers 用到没设置的 \${NOKEY_TOKEN}，一行警告说出这个变量名，跳过这个服务；实际：${describe(nokey ?? "没有提到 nokey 的警告")}`;
+      return eachServer("三个 type 为 http 的服务各得其所", [
+        ["time", time?.includes("2026-08-07 14:03:09") ? undefined : `期望 mcp.json 里 "type": "http" 的 time（timeserver --http）接得上，握手、列工具、POST tools/call，current_time 答 “2026-08-07 14:03:09 星期五”；实际：${describe(time)}`],
+        ["forget", whoami?.includes("Authorization: Bearer t0ken-42") ? undefined : `期望 headers 里的 "Authorization": "Bearer \${FORGET_TOKEN}" 展开成环境里的值，每个请求都带上；它报出的是：${describe(whoami)}`],
+        ["nokey", nokey?.includes("NOKEY_TOKEN") ? undefined : `期望 headers 用到没设置的 \${NOKEY_TOKEN}，一行警告说出这个变量名，跳过这个服务；实际：${describe(nokey ?? "没有提到 nokey 的警告")}`],
+      ]);
     },
   },
   {
@@ -39,12 +37,12 @@ export const requirements: Requirement[] = [
     check(run) {
       const whoami = toolResults(run, 2)[1];
       if (!whoami?.startsWith("会话 ")) {
-        return `期望：forget 的 whoami 调用成功。它第一次答 404（会话没了）：重新 initialize（不带旧会话号）、补发 notifications/initialized、再发一次这个调用；每个请求带着 initialize 回答里的 Mcp-Session-Id 和谈好的 MCP-Protocol-Version 头（它缺了哪个都答 400）。实际：${describe(whoami)}${failedRun(run)}`;
+        return `期望：forget 的 whoami 调用成功。它第一次答 404（会话没了）：重新 initialize（不带旧会话号）、补发 notifications/initialized、再发一次这个调用；每个请求带着 initialize 回答里的 Mcp-Session-Id 和谈好的 MCP-Protocol-Version 头（它缺了哪个都答 400）。实际：${describe(whoami)}`;
       }
       if (!whoami.includes("会话 s2") || !whoami.includes("第 2 次 initialize")) return `期望：重新握手拿到新会话 s2，正好 initialize 两次；它报出的是：${describe(whoami)}`;
       if (!whoami.includes("MCP-Protocol-Version: 2024-11-05")) return `期望：MCP-Protocol-Version 头是 initialize 谈好的版本 2024-11-05；它报出的是：${describe(whoami)}`;
       if (!run.transcript.includes("会话 s2 收到 DELETE")) {
-        return `期望：harness 退出前给有会话的服务器发 DELETE（带着 Mcp-Session-Id），陪练服务器会在转录末尾记一行 “会话 s2 收到 DELETE”；实际转录里没有（末尾是 ${describe(run.transcript.slice(-200))}）${failedRun(run)}`;
+        return `期望：harness 退出前给有会话的服务器发 DELETE（带着 Mcp-Session-Id），陪练服务器会在转录末尾记一行 “会话 s2 收到 DELETE”；实际转录里没有（末尾是 ${describe(run.transcript.slice(-200))}）`;
       }
     },
   },
@@ -52,16 +50,17 @@ export const requirements: Requirement[] = [
     name: "不守规矩的远程服务只换来一行警告或一个错误结果：SSE 等不到回答、Content-Type 不对、响应体太大、会话一直 404、叫你跳转、响应头不来、调用一去不回，harness 照常回答、自己退出",
     scenario: "hostile-http",
     check(run) {
-      for (const h of HOSTILE) {
-        const line = warningAbout(run, h.server);
-        if (!line || !h.says.test(line)) return `期望：${h.server}（${h.what}）换来一行 “警告…"${h.server}"…” 的警告，里面有 ${h.says}：${h.hint}；实际：${describe(line ?? "没有提到它的警告")}${failedRun(run)}`;
-      }
+      const stalled = toolResults(run, 2)[0];
+      const verdicts = eachServer("每个不守规矩的服务器只换来一行提到它名字的警告，或者一个错误结果", [
+        ...HOSTILE.map(({ server, what, says, hint }): [string, string | undefined] => {
+          const line = warningAbout(run, server);
+          return [server, line && says.test(line) ? undefined : `${what}：期望一行 “警告…"${server}"…” 的警告，里面有 ${says}：${hint}；实际：${describe(line ?? "没有提到它的警告")}`];
+        }),
+        ["stall", stalled?.startsWith("错误") && stalled.includes("超时") ? undefined : `握手正常，可 tools/call 一去不回（连响应头也不发）：期望它的 timeout（1000 毫秒）到点，模型收到一个以“错误”开头、带“超时”的结果，harness 接着问下一轮；实际：${describe(stalled)}`],
+      ]);
+      if (verdicts) return verdicts;
       if (/\x1b/.test(run.transcript)) return `期望：服务器说的话（gone 的 404 里夹着 ESC 序列）显形以后才上屏；实际：转录里有原样的 ESC 字符`;
       if (/^\s+at /m.test(run.transcript)) return `期望：失败都是一行话；实际：转录里有堆栈：${describe(run.transcript.split("\n").find((l) => /^\s+at /.test(l)))}`;
-      const stalled = toolResults(run, 2)[0];
-      if (!stalled?.startsWith("错误") || !stalled.includes("超时")) {
-        return `期望：stall 握手正常，可 tools/call 一去不回（连响应头也不发）；它的 timeout 是 1000 毫秒，到点模型收到一个以“错误”开头、带“超时”的结果，harness 接着问下一轮；实际：${describe(stalled)}${failedRun(run)}`;
-      }
     },
   },
 ];
