@@ -7,10 +7,15 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { McpClient as Handshake } from "../chapters/22-mcp-client/mcp-client.ts";
-import { McpClient as DualEra } from "../exercises/22-6-two-eras/solution/mcp-client.ts";
+import { pathToFileURL } from "node:url";
+import { fullTree } from "../shared/overlay.ts";
 import { ECHO_SERVER, finish, fmtRange, fmtRatio, fmtTime, integrity, interleave, median, now, pairedRatio, pinToOneCpu, QUICK, ROOT, section, table, target, type Contender } from "./lib.ts";
 
 pinToOneCpu();
+
+// 练习 22-6 的答案只放它改了的文件：从叠在第 22 章上的整份里取（接口和第 22 章的一样）
+const solution = fullTree(path.join(ROOT, "exercises", "22-6-two-eras", "solution"));
+const { McpClient: DualEra } = (await import(pathToFileURL(path.join(solution, "mcp-client.ts")).href)) as { McpClient: typeof Handshake };
 
 // 一个来回不到一毫秒，起一个进程要几十毫秒：6a 多测几轮，差别才不被起进程的抖动盖住。6b 的服务器起得慢（SDK v2），少测几轮
 const ROUNDS = QUICK ? 1 : 30;

@@ -3,12 +3,19 @@
 // 运行：node --import tsx bench/http.ts [--quick]
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { McpClient } from "../exercises/22-5-remote-http/solution/mcp-client.ts";
-import { McpTool } from "../exercises/22-5-remote-http/solution/mcp-tools.ts";
-import type { HttpConfig } from "../exercises/22-5-remote-http/solution/http.ts";
-import { BENCH, childEnv, echoRequest, finish, fmtRange, fmtRatio, fmtTime, integrity, interleave, median, now, pairedRatio, pinToOneCpu, QUICK, section, table, target, textOf, type Contender } from "./lib.ts";
+import { pathToFileURL } from "node:url";
+import type { ServerConfig } from "../chapters/22-mcp-client/mcp-config.ts";
+import { fullTree } from "../shared/overlay.ts";
+import { BENCH, childEnv, echoRequest, finish, fmtRange, fmtRatio, fmtTime, integrity, interleave, median, now, pairedRatio, pinToOneCpu, QUICK, ROOT, section, table, target, textOf, type Contender } from "./lib.ts";
 
 pinToOneCpu();
+
+// 练习 22-5 的答案只放它改了的文件：从叠在第 22 章上的整份里取。类型按第 22 章的写（接口一样，配置多了 url 这几项）
+const solution = fullTree(path.join(ROOT, "exercises", "22-5-remote-http", "solution"));
+const load = (file: string) => import(pathToFileURL(path.join(solution, file)).href);
+const { McpClient } = (await load("mcp-client.ts")) as typeof import("../chapters/22-mcp-client/mcp-client.ts");
+const { McpTool } = (await load("mcp-tools.ts")) as typeof import("../chapters/22-mcp-client/mcp-tools.ts");
+type HttpConfig = ServerConfig & { url: string; headers: Record<string, string>; timeoutMs: number; startupTimeoutMs: number };
 
 const CALLS = QUICK ? 20 : 500; // 每轮每个参赛者连续调用的次数
 const ROUNDS = QUICK ? 2 : 15;

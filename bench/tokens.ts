@@ -8,6 +8,7 @@ import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { Registry } from "../chapters/22-mcp-client/registry.ts";
 import { estimateText } from "../chapters/22-mcp-client/tokens.ts";
+import { fullTree } from "../shared/overlay.ts";
 import { CHAPTERS, FIXTURES, runScenario, type Scenario, type ScenarioSpec } from "../shared/scenario.ts";
 import { check, connectViaChapter, finish, integrity, ROOT, table } from "./lib.ts";
 
@@ -66,7 +67,7 @@ if (!fs.existsSync(SOLUTION)) {
   console.log("  练习 22-3 还没完成，跳过");
 } else {
   const base = await runScenario(oneRound(), path.join(CHAPTERS, "22-mcp-client"));
-  const solved = await runScenario(oneRound(), SOLUTION);
+  const solved = await runScenario(oneRound(), fullTree(SOLUTION)); // 答案叠在第 22 章上的整份
   const b = base.bodies[0];
   const s = solved.bodies[0];
   const names = toolsOf(s).map((t) => t.name);

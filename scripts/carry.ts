@@ -1,4 +1,5 @@
 // 维护者用：把在某一章里对一个文件做的修改，带到后面每一章和每个练习的 solution/（答案排在最后）。
+// 答案是覆盖（只放它改了的文件）：它没有的文件跟着它那一章走，不用带；带完和那一章一字不差的文件从答案里删掉。
 // 修改 = 工作区里的这份对 git HEAD 里的那份。沿着文件的血统一章接一章做三方合并（git merge-file）：
 // 带进第 k 章时，底版是第 k-1 章 HEAD 里的这个文件，“他们的”是第 k-1 章带好以后的样子——
 // 后面的章自己为了它的课改过这个文件，两边的修改都留下；改到同一处就留下冲突标记，链子停在那一章。
@@ -9,7 +10,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { baseChapter } from "../shared/overlay.ts";
 import { ROOT } from "../shared/scenario.ts";
+import { trimAll } from "./overlay.ts";
 import { regenerate } from "./transcripts.ts";
 
 export type Outcome =
@@ -21,6 +24,7 @@ export type Outcome =
   | "foreign" // 本章新加的文件，这里已经有一份不同的同名文件：不是同一条血统，没动它
   | "unresolved" // 上次留下的冲突标记还没解决
   | "missing" // 没有这个文件
+  | "inherited" // 练习答案里没有这个文件：它跟着答案那一章，那一章带好了它就好了
   | "blocked"; // 链子在前面停下了：等那里的冲突解决
 
 export interface TargetReport {
@@ -49,7 +53,7 @@ export function laterTrees(root: string, chapter: string): Tree[] {
   const exercises = path.join(root, "exercises");
   const solutions = (fs.existsSync(exercises) ? fs.readdirSync(exercises).sort() : [])
     .filter((e) => fs.existsSync(path.join(exercises, e, "solution")))
-    .map((e) => ({ dir: `exercises/${e}/solution`, parent: chapters.find((c) => c.slice(0, 2) === e.match(/^(\d\d)-/)?.[1]) ?? chapters.at(-1)! }))
+    .map((e) => ({ dir: `exercises/${e}/solution`, parent: baseChapter(e, root) }))
     .filter((t) => t.parent >= chapter);
   return [...chapters.filter((c) => c > chapter).map((c) => ({ dir: `chapters/${c}` })), ...solutions];
 }
@@ -111,10 +115,11 @@ export function carry(root: string, chapter: string, file: string, options: { dr
 
   // 本章新加的文件：它属于本章之后的每一个快照。还没有它的地方复制过去；已有同名文件的，那是另一条血统，不碰
   if (before === undefined) {
-    for (const { dir } of trees) {
+    for (const { dir, parent } of trees) {
       const target = `${dir}/${file}`;
       const current = working(root, target);
-      const outcome = current === undefined ? "copied" : current === after ? "already" : "foreign";
+      const absent = parent === undefined ? "copied" : "inherited"; // 答案没有它，就跟着它那一章
+      const outcome = current === undefined ? absent : current === after ? "already" : "foreign";
       if (outcome === "copied") write(target, after);
       targets.push({ target, outcome });
     }
@@ -135,7 +140,7 @@ export function carry(root: string, chapter: string, file: string, options: { dr
     }
     const current = working(root, target);
     let outcome: Outcome;
-    if (current === undefined) outcome = "missing";
+    if (current === undefined) outcome = parent === undefined ? "missing" : "inherited";
     else if (hasMarkers(current)) outcome = "unresolved";
     else {
       const head = committed(root, target) ?? current; // 还没提交过的（比如新加的一章）：工作区里的就是它的底
@@ -169,6 +174,7 @@ const WORDS: Record<Outcome, string> = {
   foreign: "已有一份不同的同名文件（另一条血统），没动它",
   unresolved: "还有没解决的冲突标记，没动它",
   missing: "没有这个文件",
+  inherited: "答案没改这个文件，跟着它那一章",
   blocked: "待续：链子停在前面，等那里的冲突解决",
 };
 
@@ -177,7 +183,7 @@ export function reportLines(report: CarryReport, dryRun: boolean): string[] {
   const lines = [`${report.source}${report.added ? "（本章新加的文件）" : ""}${dryRun ? " —— 只看不写（--dry-run）" : ""}：`];
   const width = Math.max(...report.targets.map((t) => t.target.length), 0);
   for (const t of report.targets) {
-    const word = dryRun && t.outcome !== "missing" && t.outcome !== "already" && t.outcome !== "blocked" ? `会：${WORDS[t.outcome]}` : WORDS[t.outcome];
+    const word = dryRun && !["missing", "already", "blocked", "inherited"].includes(t.outcome) ? `会：${WORDS[t.outcome]}` : WORDS[t.outcome];
     lines.push(`  ${t.target.padEnd(width)}  ${word}`);
   }
   if (report.targets.length === 0) lines.push("  （后面没有章，也没有练习）");
@@ -215,7 +221,7 @@ function main(argv: string[]): number {
     throw e;
   }
   for (const r of reports) console.log(reportLines(r, dryRun).join("\n"));
-  if (!dryRun) for (const line of regenerate()) console.log(line);
+  if (!dryRun) for (const line of [...trimAll(root), ...regenerate()]) console.log(line); // 带完和它那一章一样了的答案文件删掉
   let stuck = false;
   for (const r of reports) {
     const file = r.source.split("/").slice(2).join("/");

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { runRequirements, type Requirement } from "../exercises/checker.ts";
+import { fullTree } from "../shared/overlay.ts";
 import { ROOT } from "../shared/scenario.ts";
 import { green, red, usageError } from "./run.ts";
 import { typecheckDir } from "./typecheck.ts";
@@ -13,7 +14,7 @@ const usage = `用法: npm run check -- <练习> <你的目录>（练习：${exe
 const exercise = id ? exercises.find((d) => d === id || d.startsWith(id + "-")) : undefined;
 if (!exercise) usageError(id ? `没有练习 ${id}。${usage}` : usage);
 if (!dirArg) usageError(`还缺你的目录。${usage}`);
-const impl = path.resolve(process.env.INIT_CWD ?? process.cwd(), dirArg);
+const impl = fullTree(path.resolve(process.env.INIT_CWD ?? process.cwd(), dirArg)); // 练习的答案叠在第 22 章上
 if (!fs.existsSync(path.join(impl, "main.ts"))) usageError(`${dirArg} 里没有 main.ts：请给出你改好的那一份第 22 章所在的目录`);
 
 const exerciseDir = path.join(ROOT, "exercises", exercise);

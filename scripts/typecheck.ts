@@ -3,6 +3,8 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { solutionTrees } from "../shared/overlay.ts";
 import { ROOT, dropScratchDir, scratchDir } from "../shared/scenario.ts";
 
 const TSC = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
@@ -67,4 +69,23 @@ function explain(output: string, dir: string): string {
   const shown = errors.slice(0, SHOWN).flatMap((lines) => lines.map((l) => "  " + l));
   const more = errors.length > SHOWN ? [`  …还有 ${errors.length - SHOWN} 处`] : [];
   return [`类型检查没通过：${errors.length} 处错误（和 npm test 一样，用仓库的 tsconfig.json 和 @types/node 检查 ${dir}）`, ...shown, ...more].join("\n");
+}
+
+// npm run typecheck 的第二步（npm test 里是 build-typecheck 的第二个用例）：练习的答案只放改了的文件，tsc -p . 不看它们
+// （tsconfig.json 排除了 solution/）。这里把每份叠好的整份放进一个目录，一次 tsc 检查完；null 表示通过
+export async function typecheckSolutions(): Promise<string | null> {
+  const stage = scratchDir("lh-solutions-");
+  try {
+    for (const dir of solutionTrees()) fs.cpSync(dir, path.join(stage, path.basename(dir).replace(/-[0-9a-f]+$/, "")), { recursive: true });
+    const errors = await typecheckDir(stage);
+    return errors && errors.replaceAll(stage, "exercises/*/solution（叠在第 22 章上）");
+  } finally {
+    dropScratchDir(stage);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href && process.argv.includes("--solutions")) {
+  const errors = await typecheckSolutions();
+  if (errors) console.error(errors);
+  process.exitCode = errors ? 1 : 0;
 }

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { CHAPTERS, ROOT, byShape, comparable, expectedFor, hasTerminalTool, judge, runScenario, scenariosFor, type Applied, type RunResult } from "../shared/scenario.ts";
 import { firstRequestDifference, wordingNotes } from "../shared/wording.ts";
+import { fullTree } from "../shared/overlay.ts";
 import type { Profile } from "../shared/scripted-model.ts";
 import { chapterFromArg, chapterNumber, green, red, usageError } from "./run.ts";
 import { typecheckDir } from "./typecheck.ts";
@@ -19,7 +20,7 @@ const [chapterArg, dirArg, extra] = args.filter((a) => a !== "--own" && a !== "-
 const chapter = chapterFromArg(chapterArg, usage);
 if (dirArg === undefined) usageError(`还缺你的目录。用法: ${usage}（目录里要有 main.ts）`);
 if (extra !== undefined) usageError(`参数太多了。用法: ${usage}`);
-const impl = path.resolve(process.env.INIT_CWD ?? process.cwd(), dirArg);
+const impl = fullTree(path.resolve(process.env.INIT_CWD ?? process.cwd(), dirArg)); // 练习的答案叠在它那一章上
 if (!fs.existsSync(path.join(impl, "main.ts"))) {
   usageError(`${dirArg} 里没有 main.ts：请给出你那一章实现所在的目录（main.ts 就在它下面）`);
 }

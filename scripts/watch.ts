@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fullTree } from "../shared/overlay.ts";
 import { ROOT, tempRoot } from "../shared/scenario.ts";
 import { chapterFromArg, chapterNumber, dim, green, red, usageError } from "./run.ts";
 
@@ -22,7 +23,8 @@ const command = exercise ? ["check", target] : ["verify", chapterNumber(chapterF
 
 const cwd = process.env.INIT_CWD ?? process.cwd();
 const dir = path.resolve(cwd, dirArg);
-if (!fs.existsSync(path.join(dir, "main.ts"))) usageError(`${dirArg} 里没有 main.ts：请给出你那一章实现所在的目录（main.ts 就在它下面）`);
+// 练习的答案只放改了的文件：叠在它那一章上看
+if (!fs.existsSync(path.join(fullTree(dir), "main.ts"))) usageError(`${dirArg} 里没有 main.ts：请给出你那一章实现所在的目录（main.ts 就在它下面）`);
 
 // 子进程的临时目录都放在这里：Ctrl-C 打断一次运行时，场景来不及删的临时目录随 watch 一起清掉
 const scratch = fs.mkdtempSync(path.join(tempRoot(), "lh-watch-")); // 不在 /tmp 下：第 23 章的沙箱有私有的 /tmp

@@ -14,6 +14,8 @@ import type { Profile } from "../shared/scripted-model.ts";
 const update = process.env.UPDATE === "1";
 const only = process.env.CHAPTER; // CHAPTER=06 只跑这一章（本章的和继承来的）
 const ownOnly = process.env.OWN === "1"; // OWN=1 只跑各章自己的场景
+// SCENARIO=甲,乙 只登记这几个场景的运行（在它们那一章和后面每一章上）：录一个场景时输出里没有成千行的 SKIP
+const named = process.env.SCENARIO ? process.env.SCENARIO.split(",").map((n) => n.trim()).filter(Boolean) : undefined;
 // npm test 是快的一层（LH_TIER=quick，scripts/test.ts 设的）：每一章自己的场景，加上最后一章上的全部场景——
 // 最后的快照守住前面每一章的承诺。npm run test:all（和直接跑这个文件）再加上每一章上继承来的运行
 const quick = process.env.LH_TIER === "quick";
@@ -32,7 +34,7 @@ const last = chapterDirs().at(-1);
 const demos = new Map(chapterDirs().map((c) => [c, (listScenarios(c).find((s) => s.spec.demo) ?? listScenarios(c)[0])?.dir]));
 const unsandboxed = chapters.flatMap((chapter) => scenariosFor(chapter, { ownOnly: ownOnly || (quick && chapter !== last) })).filter(noSandbox).length;
 const jobs = chapters.flatMap((chapter) =>
-  scenariosFor(chapter, { ownOnly: ownOnly || (quick && chapter !== last) }).filter((a) => !noSandbox(a)).flatMap((a) => {
+  scenariosFor(chapter, { ownOnly: ownOnly || (quick && chapter !== last) }).filter((a) => !noSandbox(a) && (!named || named.includes(a.s.name))).flatMap((a) => {
     // 每章的演示场景（第一家形状）照读者 npm run ch 的样子经过 tsx 跑：证明每一章在 Node 20 + tsx 上也跑得起来
     const demo = a.own && a.s.dir === demos.get(a.chapter);
     return a.profiles.map((profile, i) => ({ a, profile, i, tsx: demo && i === 0 }));
@@ -43,7 +45,13 @@ const jobs = chapters.flatMap((chapter) =>
 describe("转录", { concurrency: Number(process.env.CONCURRENCY ?? 8) }, () => {
   // 跳过的运行只说一行，不是每个场景一行
   if (unsandboxed > 0) it(`第 ${SANDBOX_CHAPTER} 章起的 ${unsandboxed} 次运行`, { skip: "这台机器没有能用的 bubblewrap（沙箱）：apt install bubblewrap" }, () => {});
-  for (const chapter of chapters) {
+  // 写错了名字（或者 CHAPTER、OWN 把它筛掉了）：说清楚，别让“0 个通过”看起来像通过
+  const unmatched = named?.filter((n) => !jobs.some((j) => j.a.s.name === n)) ?? [];
+  if (unmatched.length > 0) {
+    it(`SCENARIO 里的 ${unmatched.join("、")}`, () =>
+      assert.fail(`没有叫 ${unmatched.join("、")} 的场景${only || ownOnly ? "（或者被 CHAPTER、OWN 筛掉了）" : ""}：场景名是 shared/fixtures/<章>/ 下的目录名`));
+  }
+  for (const chapter of named ? [] : chapters) {
     it(`${chapter} 至少有一个自己的场景`, () => assert.ok(scenariosFor(chapter, { ownOnly: true }).length > 0, `shared/fixtures/${chapter}/ 下没有场景`));
   }
   for (const { a, profile, i, tsx } of jobs) {

@@ -8,6 +8,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { ROOT } from "../shared/scenario.ts";
 import { CarryError, carry, reportLines } from "../scripts/carry.ts";
+import { trimAll } from "../scripts/overlay.ts";
 import { rewriteTranscriptBlocks } from "../scripts/transcripts.ts";
 
 const TSX = import.meta.resolve("tsx");
@@ -121,16 +122,31 @@ describe("carry：沿着血统三方合并", () => {
     assert.equal(read(root, "chapters/03-c/tools/x.ts"), lines({ 2: "line 2 fixed", 8: "chapter 3's lesson" }));
   });
 
-  it("本章新加的文件：复制到还没有它的地方，已有同名另一份的不碰；更早一章的答案不是它的后代", (t) => {
+  it("本章新加的文件：复制到还没有它的章，已有同名另一份的不碰；答案是覆盖，不复制（跟着它那一章）；更早一章的答案不是它的后代", (t) => {
     const root = repo(t);
     fs.writeFileSync(path.join(root, "chapters/04-d/new.ts"), "export const n = 1;\n");
     fs.writeFileSync(path.join(root, "chapters/06-f/new.ts"), "export const other = 2;\n");
     const r = carry(root, "04-d", "new.ts");
     assert.equal(r.added, true);
-    assert.deepEqual(outcomes(r), { "chapters/05-e": "copied", "chapters/06-f": "foreign", "exercises/e1/solution": "copied" });
-    assert.equal(read(root, "exercises/e1/solution/new.ts"), "export const n = 1;\n");
+    assert.deepEqual(outcomes(r), { "chapters/05-e": "copied", "chapters/06-f": "foreign", "exercises/e1/solution": "inherited" });
+    assert.equal(fs.existsSync(path.join(root, "exercises/e1/solution/new.ts")), false);
     assert.equal(read(root, "chapters/06-f/new.ts"), "export const other = 2;\n");
     assert.equal(outcomes(carry(root, "04-d", "new.ts"))["chapters/05-e"], "already");
+  });
+
+  it("答案没有的文件：跟着它那一章，不带；带完和那一章一样的答案文件由 npm run overlay 删掉", (t) => {
+    const root = repo(t);
+    fs.writeFileSync(path.join(root, "chapters/06-f/only.ts"), "a\n");
+    git(root, "add", ".");
+    git(root, "commit", "-q", "-m", "加一个答案没改的文件");
+    fs.writeFileSync(path.join(root, "chapters/06-f/only.ts"), "b\n");
+    assert.equal(outcomes(carry(root, "06-f", "only.ts"))["exercises/e1/solution"], "inherited");
+    assert.equal(fs.existsSync(path.join(root, "exercises/e1/solution/only.ts")), false);
+    // 答案里那一份和第 6 章一样了：削成覆盖时删掉，README 留着
+    fs.writeFileSync(path.join(root, "exercises/e1/solution/tools/x.ts"), read(root, "chapters/06-f/tools/x.ts"));
+    assert.deepEqual(trimAll(root), ["exercises/e1/solution：删掉 1 个和 chapters/06-f 一样的文件"]);
+    assert.deepEqual(fs.readdirSync(path.join(root, "exercises/e1/solution")), ["README.md"]);
+    assert.deepEqual(trimAll(root), [], "再跑一遍什么也不删");
   });
 
   it("源文件没改、不存在：说清楚，不动任何文件", (t) => {

@@ -245,6 +245,26 @@ describe("章节规则", () => {
     });
   });
 
+  // new-scenario 从前会照写进拼错的章目录（06-tool-registy），那里的场景哪一章也不跑，录的命令却“通过”
+  it("shared/fixtures 下的每个目录都是一章", () => {
+    const strays = fs.readdirSync(FIXTURES, { withFileTypes: true }).filter((e) => e.isDirectory() && !dirs.includes(e.name));
+    check(strays.map((e) => `shared/fixtures/${e.name}：没有叫这个名字的章（chapters/ 下没有），它里面的场景不会跑`));
+  });
+
+  // 读者从 README 认识每个场景；长的目录可以放在 README 链过去的 docs/ 页面里（第 22 章的 docs/MCP-HARDENING.md）
+  it("每个场景都在它那一章的 README（或 README 链到的 docs/ 页面）里点了名", () => {
+    const problems: string[] = [];
+    for (const chapter of dirs) {
+      const file = path.join(CHAPTERS, chapter, "README.md");
+      if (!fs.existsSync(file)) continue;
+      const readme = fs.readFileSync(file, "utf8");
+      const linked = [...readme.matchAll(/\]\((?:\.\.\/)+(docs\/[\w-]+\.md)[#)]/g)].map((m) => path.join(CHAPTERS, "..", m[1]));
+      const text = [readme, ...linked.filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f, "utf8"))].join("\n");
+      for (const s of listScenarios(chapter)) if (!text.includes(`\`${s.name}\``)) problems.push(`${chapter}：场景 ${s.name} 没在 README 里点名（「测试会检查什么」里写一行 \`${s.name}\` — 它检查什么）`);
+    }
+    check(problems);
+  });
+
   dirs.forEach((chapter, i) => {
     const prev = i > 0 ? dirs[i - 1] : undefined;
     const file = path.join(CHAPTERS, chapter, "README.md");

@@ -4,6 +4,7 @@
 //   http：mcp.json 里直接写 {"type": "http", "url": …}（会 Streamable HTTP 的练习 22-5）
 // harness 照场景那样跑一次（脚本模型、临时的工作目录和 HOME），转录写到 stdout，套件会收下它
 import path from "node:path";
+import { fullTree } from "../shared/overlay.ts";
 import { ROOT, runScenario, type Scenario } from "../shared/scenario.ts";
 
 const [impl, mode, url] = process.argv.slice(2);
@@ -33,6 +34,6 @@ const s: Scenario = {
     turns,
   },
 };
-const result = await runScenario(s, path.resolve(ROOT, impl));
+const result = await runScenario(s, fullTree(path.resolve(ROOT, impl))); // 答案只放改了的文件：叠在第 22 章上跑
 process.stdout.write(result.transcript);
 process.exit(result.exitCode === 0 && !result.timedOut ? 0 : 1);

@@ -1,4 +1,4 @@
-// 每个练习的检查器：拿参考答案（solution/）检查必须全部通过；拿没做练习的那一章（22-N 是第 22 章，23-1 是第 23 章）检查必须不通过，
+// 每个练习的检查器：拿参考答案（solution/ 叠在它那一章上的整份）检查必须全部通过；拿没做练习的那一章（22-N 是第 22 章，23-1 是第 23 章）检查必须不通过，
 // 而且要说出缺了什么——检查器要是对两者都说“通过”，它就什么也没检查。
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -8,7 +8,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, it } from "node:test";
 import { runRequirements, type Requirement } from "../exercises/checker.ts";
-import { CHAPTERS, ROOT, compareTranscripts, findChapter } from "../shared/scenario.ts";
+import { baseChapter, filesIn, fullTree } from "../shared/overlay.ts";
+import { CHAPTERS, ROOT, compareTranscripts } from "../shared/scenario.ts";
 
 const exercisesDir = path.join(ROOT, "exercises");
 const exercises = fs.readdirSync(exercisesDir).filter((d) => fs.existsSync(path.join(exercisesDir, d, "check.ts")));
@@ -16,33 +17,34 @@ const exercises = fs.readdirSync(exercisesDir).filter((d) => fs.existsSync(path.
 describe("练习", { concurrency: 2 }, () => {
   for (const exercise of exercises) {
     const dir = path.join(exercisesDir, exercise);
+    const base = path.join(CHAPTERS, baseChapter(exercise)); // 22-N 的底是第 22 章
+    const solution = () => fullTree(path.join(dir, "solution"));
     const load = async () => ((await import(pathToFileURL(path.join(dir, "check.ts")).href)) as { requirements: Requirement[] }).requirements;
-    // 练习做在哪一章上：名字开头的章号（22-1 → 第 22 章，23-1 → 第 23 章）
-    const n = exercise.slice(0, 2);
-    const base = path.join(CHAPTERS, findChapter(n)!);
 
-    it(`${exercise}：有 README.md、HINTS.md 和 solution/`, () => {
-      for (const file of ["README.md", "HINTS.md", "solution/main.ts"]) assert.ok(fs.existsSync(path.join(dir, file)), `${exercise} 缺少 ${file}`);
+    it(`${exercise}：有 README.md、HINTS.md 和 solution/README.md；solution/ 是覆盖，只放和底那一章不同的文件`, () => {
+      for (const file of ["README.md", "HINTS.md", "solution/README.md"]) assert.ok(fs.existsSync(path.join(dir, file)), `${exercise} 缺少 ${file}`);
+      const same = filesIn(path.join(dir, "solution")).filter((f) => f !== "README.md" && !differingFiles(base, path.join(dir, "solution")).includes(f));
+      assert.deepEqual(same, [], `这些文件和 ${path.basename(base)} 一字不差，不该放在 solution/ 里：npm run overlay 删掉它们`);
     });
 
-    it(`${exercise}：参考答案和第 ${n} 章只差练习要改的文件（每个都在练习的 README 里点了名）`, () => {
+    it(`${exercise}：参考答案 = 底那一章 + 练习要改的文件（每个都在练习的 README 里点了名）`, () => {
       const readme = fs.readFileSync(path.join(dir, "README.md"), "utf8");
-      const changed = differingFiles(base, path.join(dir, "solution"));
-      assert.ok(changed.length > 0, `solution/ 和第 ${n} 章一模一样`);
-      for (const file of changed) assert.ok(readme.includes(file), `solution/${file} 和第 ${n} 章不同，但练习的 README 没有提到它`);
+      const changed = differingFiles(base, solution());
+      assert.ok(changed.length > 0, `solution/ 和 ${baseChapter(exercise)} 一模一样`);
+      for (const file of changed) assert.ok(readme.includes(file), `solution/${file} 和 ${baseChapter(exercise)} 不同，但练习的 README 没有提到它`);
     });
 
-    it(`${exercise}：参考答案的 README 讲这个答案改了哪些文件、为什么，不是第 ${n} 章 README 的副本`, () => {
+    it(`${exercise}：参考答案的 README 讲这个答案改了哪些文件、为什么，不是那一章 README 的副本`, () => {
       const own = fs.readFileSync(path.join(dir, "solution", "README.md"), "utf8");
       assert.match(own, new RegExp(`^# 练习 ${exercise.split("-").slice(0, 2).join("-")} · 参考答案`), "标题要写明是哪个练习的参考答案");
       for (const heading of ["## 改了哪些文件", "## 为什么这样改"]) assert.ok(own.includes(heading), `缺少「${heading.slice(3)}」一节`);
-      for (const file of differingFiles(base, path.join(dir, "solution"))) {
-        assert.ok(own.includes(`\`${file}\``), `solution/${file} 和第 ${n} 章不同，但参考答案的 README 没有说它改了什么`);
+      for (const file of differingFiles(base, solution())) {
+        assert.ok(own.includes(`\`${file}\``), `solution/${file} 和 ${baseChapter(exercise)} 不同，但参考答案的 README 没有说它改了什么`);
       }
     });
 
     it(`${exercise}：参考答案通过每一条要求；README 里贴的样子就是参考答案跑那个检查场景的转录`, async () => {
-      const outcomes = await runRequirements(dir, await load(), path.join(dir, "solution"));
+      const outcomes = await runRequirements(dir, await load(), solution());
       const failed = outcomes.filter((o) => o.problem).map((o) => `✗ ${o.requirement.name}\n${o.problem}\n${o.transcript}`);
       assert.deepEqual(failed, []);
       // <!-- transcript: checks/场景 --> 后面紧跟的 ```text 代码块：读者照着做，看到的就该是这个
@@ -55,10 +57,10 @@ describe("练习", { concurrency: 2 }, () => {
       }
     });
 
-    it(`${exercise}：没做练习的第 ${n} 章不通过，并说出缺了什么`, async () => {
+    it(`${exercise}：没做练习的底那一章不通过，并说出缺了什么`, async () => {
       const outcomes = await runRequirements(dir, await load(), base);
       const failed = outcomes.filter((o) => o.problem);
-      assert.ok(failed.length > 0, `第 ${n} 章原样通过了全部要求：检查器没有检查到练习要加的东西`);
+      assert.ok(failed.length > 0, `${baseChapter(exercise)} 原样通过了全部要求：检查器没有检查到练习要加的东西`);
       // 要求自己的说明写“期望……，实际……”；卡住、退出码不对这类由共同的裁判（checker.ts 的 judgeRun）说明
       for (const o of failed) assert.match(o.problem!, /期望|撞上了场景的时限/, `“${o.requirement.name}”的失败说明要写出期望什么`);
     });
@@ -67,21 +69,24 @@ describe("练习", { concurrency: 2 }, () => {
 
 // 几个练习改的是第 22 章的不同地方（22-1 改 mcp-config.ts、mcp-client.ts 里的客户端，22-2、22-3 从 main.ts 里 connectMcpServers 的参数和
 // 它交出的工具接进来，22-4 改客户端答服务器请求和通知的地方），所以读者能在同一份副本里一个接一个地做。这里照读者的做法：
-// 每份答案对第 22 章的 diff 依次打到同一份副本上（不许模糊匹配），再把每个检查器都跑一遍
+// 每份答案（叠好的整份）对第 22 章的 diff 依次打到同一份副本上（不许模糊匹配），再把每个检查器都跑一遍
 // 只在 npm run test:all 里跑（npm test 是快的一层：每个检查器在答案上过、在起点上不过，已经在上面）
+const on22 = exercises.filter((e) => baseChapter(e) === "22-mcp-client"); // 别的章的练习（23-N）有它自己的底
 describe("几个练习做在同一份副本里", { skip: process.env.LH_TIER === "quick" && "npm run test:all 才跑" }, () => {
   it("每份参考答案的 diff 依次打到同一份第 22 章上，干净地打上；每个检查器全部通过", async () => {
     const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "lh-all-exercises-")));
     const copy = path.join(tmp, "my22");
-    const on22 = exercises.filter((e) => e.startsWith("22-")); // 做在第 22 章上的那几个
     try {
       fs.cpSync(path.join(CHAPTERS, "22-mcp-client"), copy, { recursive: true });
       for (const exercise of on22) {
-        const solution = path.join("exercises", exercise, "solution");
-        // 相对路径的 diff：--- chapters/22-mcp-client/mcp-client.ts，-p2 去掉前两段就是副本里的 mcp-client.ts
-        const diff = spawnSync("diff", ["-ruN", "-x", "README.md", "chapters/22-mcp-client", solution], { cwd: ROOT, encoding: "utf8" });
+        // 相对路径的 diff：--- a/mcp-client.ts，-p1 去掉第一段就是副本里的 mcp-client.ts
+        fs.rmSync(path.join(tmp, "a"), { force: true });
+        fs.rmSync(path.join(tmp, "b"), { force: true });
+        fs.symlinkSync(path.join(CHAPTERS, "22-mcp-client"), path.join(tmp, "a"));
+        fs.symlinkSync(fullTree(path.join(exercisesDir, exercise, "solution")), path.join(tmp, "b"));
+        const diff = spawnSync("diff", ["-ruN", "-x", "README.md", "a/", "b/"], { cwd: tmp, encoding: "utf8" });
         assert.equal(diff.status, 1, `diff 应当找到不同（退出码 1）：${diff.stderr}`);
-        const applied = spawnSync("patch", ["-p2", "--fuzz=0", "--forward", "--no-backup-if-mismatch", "-d", copy], { input: diff.stdout, encoding: "utf8" });
+        const applied = spawnSync("patch", ["-p1", "--fuzz=0", "--forward", "--no-backup-if-mismatch", "-d", copy], { input: diff.stdout, encoding: "utf8" });
         assert.equal(applied.status, 0, `${exercise} 的 diff 打不上（和前面的练习改到了同一处）：\n${applied.stdout}${applied.stderr}`);
       }
       const failed: string[] = [];

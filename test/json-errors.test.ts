@@ -1,4 +1,4 @@
-// json.ts（第 06 章起每章一份，加三个参考答案）：坏 JSON 坏在哪由 harness 自己说，不照抄 V8 的 JSON.parse 报错——
+// json.ts 和 walk-json.ts（第 06 章起每章一份，加上改过它们的练习答案）：坏 JSON 坏在哪由 harness 自己说，不照抄 V8 的 JSON.parse 报错——
 // 那段原话在 Node 20 和 22+ 上不一样，照抄进工具结果，同一个场景在两个运行时上的转录和 token 数就不一样。
 // 这里证明两件事：说法是我们的（结尾、第几个字符、第几行第几列）；合法与否的判断和 JSON.parse 一致。
 import assert from "node:assert/strict";
@@ -6,12 +6,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
+import { solutionTrees } from "../shared/overlay.ts";
 import { CHAPTERS, ROOT, chapterDirs } from "../shared/scenario.ts";
 
 const copies = [
-  ...chapterDirs().map((d) => path.join(CHAPTERS, d)),
-  ...fs.readdirSync(path.join(ROOT, "exercises")).map((d) => path.join(ROOT, "exercises", d, "solution")),
-].filter((dir) => fs.existsSync(path.join(dir, "json.ts")));
+  ...chapterDirs().map((d) => path.join(CHAPTERS, d)).filter((dir) => fs.existsSync(path.join(dir, "json.ts"))),
+  ...solutionTrees("json.ts"), // 改过它的练习答案
+];
 
 // 固定种子的伪随机数：每次跑的都是同一批变形
 function random(seed: number): () => number {
@@ -64,6 +65,7 @@ describe("json.ts：坏 JSON 由 harness 自己说坏在哪", () => {
   for (const dir of copies) {
     describe(path.relative(ROOT, dir), () => {
       const load = () => import(pathToFileURL(path.join(dir, "json.ts")).href);
+      const walker = () => import(pathToFileURL(path.join(dir, "walk-json.ts")).href); // 走语法的那一半在它自己的文件里
 
       it("说法：写到结尾还没写完 / 第几个字符 / 多行时第几行第几列；汉字按一个字符数", async () => {
         const { describeJsonError } = await load();
@@ -78,7 +80,7 @@ describe("json.ts：坏 JSON 由 harness 自己说坏在哪", () => {
       });
 
       it("合法与否和 JSON.parse 一致（3000 段变形的 JSON）；不合法时的位置落在文字里", async () => {
-        const { jsonErrorAt } = await load();
+        const { jsonErrorAt } = await walker();
         for (const text of mutations(3000)) {
           const at = jsonErrorAt(text);
           assert.equal(at === -1, parses(text), `jsonErrorAt(${JSON.stringify(text)}) = ${at}，JSON.parse ${parses(text) ? "接受" : "不接受"}`);

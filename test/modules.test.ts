@@ -8,16 +8,16 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
+import { solutionTrees } from "../shared/overlay.ts";
 import { CHAPTERS, ROOT, chapterDirs } from "../shared/scenario.ts";
 
 const ALL = [
   ...chapterDirs().map((d) => path.join(CHAPTERS, d)),
-  ...fs.readdirSync(path.join(ROOT, "exercises")).map((d) => path.join(ROOT, "exercises", d, "solution")),
 ];
 
-// 持有这个文件的每一份；至少 expected 份（从第 first 章起每章一份，加三个参考答案），少了说明哪里丢了文件
+// 持有这个文件的每一份：从第 first 章起每章一份，少了说明哪里丢了文件；再加上改过它的练习答案（叠在第 22 章上的整份）
 function copiesOf(file: string, first: number): string[] {
-  const dirs = ALL.filter((dir) => fs.existsSync(path.join(dir, file)));
+  const dirs = [...ALL.filter((dir) => fs.existsSync(path.join(dir, file))), ...solutionTrees(file)];
   const chapters = dirs.filter((d) => d.startsWith(CHAPTERS)).map(chapterOf);
   assert.equal(Math.min(...chapters), first, `${file} 应该从第 ${first} 章开始出现`);
   const last = Number(chapterDirs().at(-1)!.slice(0, 2));
@@ -25,7 +25,7 @@ function copiesOf(file: string, first: number): string[] {
   return dirs;
 }
 
-// 章号：chapters/NN-slug → NN；练习 exercises/22-x/solution 以第 22 章为底
+// 章号：chapters/NN-slug → NN
 function chapterOf(dir: string): number {
   return Number(path.relative(ROOT, dir).split(path.sep)[1].slice(0, 2));
 }

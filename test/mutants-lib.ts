@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 import { runRequirements, type Requirement } from "../exercises/checker.ts";
+import { fullTree } from "../shared/overlay.ts";
 import { ROOT } from "../shared/scenario.ts";
 
 export interface Mutant {
@@ -25,7 +26,7 @@ export function mutantSuite(exerciseName: string, requirements: Requirement[], m
   // 那一段找不到或者不止一处，说明答案变了，变异体要跟着改
   function mutate(m: Mutant, index: number): string {
     const dir = path.join(tmp, `mutant-${index}`);
-    fs.cpSync(path.join(exercise, "solution"), dir, { recursive: true });
+    fs.cpSync(fullTree(path.join(exercise, "solution")), dir, { recursive: true }); // 答案叠在第 22 章上的整份
     const file = path.join(dir, m.file ?? "mcp.ts");
     const text = fs.readFileSync(file, "utf8");
     const pattern = typeof m.from === "string" ? new RegExp(m.from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g") : new RegExp(m.from.source, "g");

@@ -6,6 +6,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { replyPrinter, safeLine, safeText } from "../chapters/03-streaming/terminal.ts";
 import { readSSE } from "../chapters/03-streaming/sse.ts";
+import { solutionTrees } from "../shared/overlay.ts";
 import { CHAPTERS, ROOT } from "../shared/scenario.ts";
 
 // 固定种子的伪随机数：每次跑都是同一串
@@ -96,7 +97,7 @@ describe("terminal.ts 的显形", () => {
     const source = head(path.join(CHAPTERS, "03-streaming", "terminal.ts"));
     const dirs = [
       ...fs.readdirSync(CHAPTERS).filter((d) => d >= "03").map((d) => path.join(CHAPTERS, d)),
-      ...fs.readdirSync(path.join(ROOT, "exercises")).map((e) => path.join(ROOT, "exercises", e, "solution")),
+      ...solutionTrees("terminal.ts"),
     ].filter((d) => fs.existsSync(path.join(d, "terminal.ts")));
     assert.ok(dirs.length >= 20);
     for (const d of dirs) assert.equal(head(path.join(d, "terminal.ts")), source, path.relative(ROOT, d));

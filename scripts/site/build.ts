@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { fullTree } from "../../shared/overlay.ts";
 import { CHAPTERS, ROOT, chapterDirs, findChapter, listScenarios, type Scenario } from "../../shared/scenario.ts";
 import { anchorOf, diffTrees, renderTreeDiff } from "./diffview.ts";
 import { renderPage, type Link, type Page } from "./layout.ts";
@@ -168,7 +169,7 @@ function exerciseBody(e: Exercise, last: Chapter, recorded: Set<string>): string
   const base = path.join(EXERCISES, e.dir);
   const hints = path.join(base, "HINTS.md");
   // 参考答案的 README 讲这份答案改了什么、为什么：放在 diff 前面照常渲染，diff 里只放代码
-  const diff = diffTrees(path.join(CHAPTERS, last.dir), path.join(base, "solution"), (f) => f === "README.md");
+  const diff = diffTrees(path.join(CHAPTERS, last.dir), fullTree(path.join(base, "solution")), (f) => f === "README.md"); // 答案只放改了的文件：叠好再比
   const solutionReadme = path.join(base, "solution", "README.md");
   const explained = fs.existsSync(solutionReadme)
     ? `<article class="readme solution-readme">${linkChangedFiles(renderMarkdown(fs.readFileSync(solutionReadme, "utf8")), diff.files.map((f) => f.path))}</article>`
@@ -234,7 +235,7 @@ export async function buildSite(opts: SiteOptions): Promise<SiteResult> {
   log(`录 ${wanted.length + wantedChecks.length} 个场景的线路（每个都真跑一遍它那一章，练习的在参考答案上跑）…`);
   const jobs = opts.jobs ?? Math.min(2, os.availableParallelism());
   const recordings = await recordAll(wanted.map((s) => ({ s, label: `${s.chapter}/${s.name}` })), jobs, log);
-  const checkRecordings = await recordAll(wantedChecks.map((c) => ({ s: c.s, label: c.key, impl: path.join(EXERCISES, c.e.dir, "solution") })), jobs, log);
+  const checkRecordings = await recordAll(wantedChecks.map((c) => ({ s: c.s, label: c.key, impl: fullTree(path.join(EXERCISES, c.e.dir, "solution")) })), jobs, log);
   const recorded = new Set([...recordings.map((r) => `${r.scenario.chapter}/${r.scenario.name}`), ...wantedChecks.filter((c) => checkRecordings.some((r) => r.scenario === c.s)).map((c) => c.key)]);
 
   // 阅读顺序：01 … 22，再是各个练习；每一页都链到前一页和后一页
