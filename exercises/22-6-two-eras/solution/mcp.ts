@@ -100,9 +100,9 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 type Attempt = { client: McpClient; info: Record<string, unknown>; tools: unknown[] } | { failure: string; why: string };
 
-// 我们守得了规矩的协议版本，第一个是握手时报上的。对只用工具的客户端，这几版没有要我们多做的事；
-// 2025-03-26 不在其中：它要求收得下一行里的一批消息（JSON 数组），这个客户端不收
-const VERSIONS = ["2024-11-05", "2025-06-18", "2025-11-25"];
+// 我们守得了规矩的协议版本，新的在前：握手时报上最新的那个，服务器只会旧的就答一个旧的，在这里面就接受。
+// 对只用工具的客户端，这几版没有要我们多做的事；2025-03-26 不在其中：它要求收得下一行里的一批消息（JSON 数组），这个客户端不收
+const VERSIONS = ["2025-11-25", "2025-06-18", "2024-11-05"];
 
 // spawn 失败时 Node 的原话（spawn x ENOENT）随版本而变：按错误码用我们自己的话说，没有错误码的是我们自己抛的
 function startFailure(e: unknown, command: string): string {
