@@ -13,6 +13,7 @@ import { guard, loadPolicy } from "./permissions.ts";
 import { Registry } from "./registry.ts";
 import { confirm, repl, type Command } from "./repl.ts";
 import { createSession, isSessionId, loadSession, saveSession, type Session } from "./session.ts";
+import { PROBE_MS } from "./mcp-client.ts"; // 练习 22-6：探路时限的默认值（单独一行，和别的练习改的 import 隔开）
 import { discoverSkills, type Skill } from "./skills.ts";
 import { UsageLedger } from "./usage.ts";
 import { safeLine } from "./terminal.ts";
@@ -111,9 +112,10 @@ async function connectMcp(taken: readonly string[], options: McpOptions): Promis
   // 客户端的两个上限：默认值是 jsonrpc.ts、mcp-client.ts 里的常量，测试把它们调小
   const maxLine = envInt(process.env, "HARNESS_MCP_MAX_LINE", MAX_LINE, 1024, "字节");
   const closeGraceMs = envInt(process.env, "HARNESS_MCP_CLOSE_GRACE_MS", CLOSE_GRACE_MS, 1, "毫秒");
+  const probeMs = envInt(process.env, "HARNESS_MCP_PROBE_MS", PROBE_MS, 1, "毫秒"); // 练习 22-6：探路的时限
   const started: McpClient[] = [];
   process.once("exit", () => started.forEach((client) => client.kill()));
-  const mcp = await connectMcpServers(process.cwd(), taken, { ...options, limits: { maxLine, closeGraceMs }, started: (client) => started.push(client) });
+  const mcp = await connectMcpServers(process.cwd(), taken, { ...options, limits: { maxLine, closeGraceMs, probeMs }, started: (client) => started.push(client) });
   process.once("beforeExit", () => void mcp.close());
   started.splice(0, started.length, ...mcp.clients); // 握手失败的早已杀掉，它的进程组号可能被别人用上了：不再对它发信号
   return mcp;

@@ -18,6 +18,7 @@ export const CLOSE_GRACE_MS = 2000;
 export interface Limits {
   maxLine?: number; // 一条消息最长多少字节，默认 MAX_LINE
   closeGraceMs?: number; // 默认 CLOSE_GRACE_MS
+  probeMs?: number; // 练习 22-6：探路等多久，默认 PROBE_MS
 }
 
 interface Pending {
@@ -45,7 +46,7 @@ export class McpClient {
     this.name = name;
     this.child = child;
     this.log = safely(log);
-    this.limits = { maxLine: limits.maxLine ?? MAX_LINE, closeGraceMs: limits.closeGraceMs ?? CLOSE_GRACE_MS };
+    this.limits = { maxLine: limits.maxLine ?? MAX_LINE, closeGraceMs: limits.closeGraceMs ?? CLOSE_GRACE_MS, probeMs: limits.probeMs ?? PROBE_MS };
     pipeStderr(child, (line) => this.log(`[MCP 服务 "${name}" 的日志] ${line}`));
     const lines = new LineSplitter(this.limits.maxLine);
     const onLine = (line: string) => this.receive(line);
@@ -117,14 +118,15 @@ export class McpClient {
 
   // connect() 要握手时先来这里：server/discover 带着新版的 _meta 探路。
   // 答了 DiscoverResult，或者答了认得出的新版错误（-32022 带 data.supported），它就是新版的：不握手，也不退回 initialize；
-  // 别的错误（-32601、-32602……哪个码都一样），或者 PROBE_MS 之内不答，就是老服务器：照旧 initialize
+  // 别的错误（-32601、-32602……哪个码都一样），或者 limits.probeMs 之内不答，就是老服务器：照旧 initialize。
+  // 再探的那一次（again 为 false）不设时限：它刚说了自己是新版、而且醒着，时限只用来认出一声不吭的老服务器
   private async open(params: Record<string, any>, version = MODERN[0], again = true): Promise<unknown> {
     const meta = { [PROTOCOL_VERSION]: version, [CLIENT_CAPABILITIES]: params.capabilities ?? {}, [CLIENT_INFO]: params.clientInfo };
     const probe = this.ask("server/discover", { _meta: meta });
     let timer: ReturnType<typeof setTimeout> | undefined;
     const answer = await Promise.race([
       probe.answer.then((result) => ({ result }), (error) => ({ error })),
-      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), PROBE_MS))),
+      ...(again ? [new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), this.limits.probeMs)))] : []),
     ]);
     clearTimeout(timer);
     this.take(probe.id); // 没答的不再等，也不发取消：还没握手的老服务器不认得这种通知。它迟到的回答 id 对不上，会被悄悄丢掉
@@ -136,7 +138,8 @@ export class McpClient {
     try {
       return await this.request("initialize", params);
     } catch (e) {
-      // 没答探路、却对 initialize 答了新版的 -32022：它是新版的，只是起得慢，没赶上探路的时限。以为它老，错了，就再探一次（只一次）
+      // 没答探路、却对 initialize 答了新版的 -32022（或者经 HTTP 答 -32020：请求头里没有协议版本，那也只有新版才要）：
+      // 它是新版的，只是起得慢，没赶上探路的时限。以为它老，错了，就再探一次（只一次）
       if (again && answer === undefined && speaksModern(e)) return this.open(params, version, false);
       throw e;
     }
@@ -316,11 +319,13 @@ const CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
 const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
 // 探路等多久：老服务器可能一声不吭。太短，起得慢的新版服务器会被当成老的（它再对 initialize 答 -32022，open() 还会再探一次）；
-// 太长，每个不答的老服务器都让启动多等这么久
-const PROBE_MS = 3000;
+// 太长，每个不答的老服务器都让启动多等这么久。main.ts 从 HARNESS_MCP_PROBE_MS 读：检查器拿它把“判对”和“机器多快”分开
+export const PROBE_MS = 3000;
 
-// 一个错误是不是新版服务器在说“你的版本我不支持，我支持的是这些”，而且里面有我们会的新版
-const speaksModern = (e: any) => isObject(e?.rpc) && e.rpc.code === -32022 && isObject(e.rpc.data) && Array.isArray(e.rpc.data.supported) && MODERN.some((v) => (e.rpc.data.supported as unknown[]).includes(v));
+// 一个错误是不是新版服务器在说“你的版本我不支持，我支持的是这些”，而且里面有我们会的新版；
+// 或者是新版的 HTTP 服务器说“请求头里没有 MCP-Protocol-Version”（-32020）：老服务器不查这个头
+const speaksModern = (e: any) =>
+  isObject(e?.rpc) && (e.rpc.code === -32020 || (e.rpc.code === -32022 && isObject(e.rpc.data) && Array.isArray(e.rpc.data.supported) && MODERN.some((v) => (e.rpc.data.supported as unknown[]).includes(v))));
 
 type Verdict = { era: "modern"; version: string; discover: Record<string, unknown> } | { era: "retry"; version: string } | { era: "refuse"; why: string } | { era: "legacy" };
 
