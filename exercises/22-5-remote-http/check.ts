@@ -42,7 +42,7 @@ export const requirements: Requirement[] = [
         return `期望：forget 的 whoami 调用成功。它第一次答 404（会话没了）：重新 initialize（不带旧会话号）、补发 notifications/initialized、再发一次这个调用；每个请求带着 initialize 回答里的 Mcp-Session-Id 和谈好的 MCP-Protocol-Version 头（它缺了哪个都答 400）。实际：${describe(whoami)}${failedRun(run)}`;
       }
       if (!whoami.includes("会话 s2") || !whoami.includes("第 2 次 initialize")) return `期望：重新握手拿到新会话 s2，正好 initialize 两次；它报出的是：${describe(whoami)}`;
-      if (!whoami.includes("MCP-Protocol-Version: 2024-11-05")) return `期望：MCP-Protocol-Version 头是 initialize 谈好的版本 2024-11-05；它报出的是：${describe(whoami)}`;
+      if (!whoami.includes("MCP-Protocol-Version: 2025-11-25")) return `期望：MCP-Protocol-Version 头是 initialize 谈好的版本 2025-11-25；它报出的是：${describe(whoami)}`;
       if (!run.transcript.includes("会话 s2 收到 DELETE")) {
         return `期望：harness 退出前给有会话的服务器发 DELETE（带着 Mcp-Session-Id），陪练服务器会在转录末尾记一行 “会话 s2 收到 DELETE”；实际转录里没有（末尾是 ${describe(run.transcript.slice(-200))}）${failedRun(run)}`;
       }
