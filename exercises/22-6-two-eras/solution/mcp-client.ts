@@ -120,7 +120,7 @@ export class McpClient {
   // 答了 DiscoverResult，或者答了认得出的新版错误（-32022 带 data.supported），它就是新版的：不握手，也不退回 initialize；
   // 别的错误（-32601、-32602……哪个码都一样），或者 limits.probeMs 之内不答，就是老服务器：照旧 initialize。
   // 再探的那一次（again 为 false）不设时限：它刚说了自己是新版、而且醒着，时限只用来认出一声不吭的老服务器
-  private async open(params: Record<string, any>, version = MODERN[0], again = true): Promise<unknown> {
+  private async open(params: Record<string, any>, version = MODERN[0], again = true, retry = true): Promise<unknown> {
     const meta = { [PROTOCOL_VERSION]: version, [CLIENT_CAPABILITIES]: params.capabilities ?? {}, [CLIENT_INFO]: params.clientInfo };
     const probe = this.ask("server/discover", { _meta: meta });
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -130,9 +130,10 @@ export class McpClient {
     ]);
     clearTimeout(timer);
     this.take(probe.id); // 没答的不再等，也不发取消：还没握手的老服务器不认得这种通知。它迟到的回答 id 对不上，会被悄悄丢掉
-    const verdict: Verdict = answer ? eraOf(answer, version) : { era: "legacy" };
+    const verdict: Verdict = answer ? eraOf(answer) : { era: "legacy" };
     if (verdict.era === "modern") return this.modern(meta, verdict.version, verdict.discover);
-    if (verdict.era === "retry" && version === MODERN[0]) return this.open(params, verdict.version, again); // 只换一次：别被来回推着转
+    if (verdict.era === "retry" && retry) return this.open(params, verdict.version, again, false); // 只再问一次：别被来回推着转
+    if (verdict.era === "retry") throw new Error(`它又一次不接受协议版本 ${verdict.version}（-32022），可它说自己支持这个版本：不再问下去`);
     if (verdict.era === "refuse") throw new Error(verdict.why);
     this.era = "legacy";
     try {
@@ -330,7 +331,7 @@ const speaksModern = (e: any) =>
 type Verdict = { era: "modern"; version: string; discover: Record<string, unknown> } | { era: "retry"; version: string } | { era: "refuse"; why: string } | { era: "legacy" };
 
 // 探路的回答说明了什么。只有两种回答算新版的证据：DiscoverResult，和带 data.supported 的 -32022
-function eraOf(answer: { result?: unknown; error?: any }, requested: string): Verdict {
+function eraOf(answer: { result?: unknown; error?: any }): Verdict {
   if ("result" in answer) {
     const result = answer.result;
     if (!isObject(result) || !Array.isArray(result.supportedVersions)) return { era: "legacy" }; // 答了，可不是 DiscoverResult
@@ -339,9 +340,10 @@ function eraOf(answer: { result?: unknown; error?: any }, requested: string): Ve
   }
   const rpc = answer.error?.rpc;
   if (!isObject(rpc) || rpc.code !== -32022 || !isObject(rpc.data) || !Array.isArray(rpc.data.supported)) return { era: "legacy" };
-  // 新版服务器不支持我们报的版本：换一个它支持的再问；它只说我们不会的新版，就到此为止——退回 initialize 它也不会答应
+  // 新版服务器不接受我们报的版本：拿它列出的、我们也会的版本再问一次（列出的正是刚才报的也再问：一致性套件就这样试客户端）；
+  // 它只说我们不会的新版，就到此为止——退回 initialize 它也不会答应
   const supported = rpc.data.supported.filter((v): v is string => typeof v === "string");
-  const version = MODERN.find((v) => supported.includes(v) && v !== requested);
+  const version = MODERN.find((v) => supported.includes(v));
   if (version) return { era: "retry", version };
   if (supported.some((v) => v >= MODERN[0])) {
     const named = supported.slice(0, 8).map((v) => show(v)).join("、") + (supported.length > 8 ? ` 等 ${supported.length} 个` : ""); // 列表是它给的：只列前几个
