@@ -1,7 +1,7 @@
 // repl.ts：交互式读行，每读到一行交给 handle；/help 说有哪些命令，/exit 或输入结束（Ctrl-D、管道读完）就退出。
+// 第 22 章改动：调用方可以再加几个斜杠命令（/mcp），/help 里一并列出。
 // 第 20 章改动：confirm 排队——几个工具同时要确认时，一次只问一个问题；按了 Ctrl-C，排着的也都算“不”；
 // 问题开着时别人的输出先攒着（terminal.ts 的 holdOutput）。
-// 第 22 章改动：调用方可以再加几个斜杠命令（/mcp），/help 里一并列出。
 import readline from "node:readline";
 import { holdOutput, terminalOutput } from "./terminal.ts";
 
