@@ -80,7 +80,7 @@ const MUTANTS: Mutant[] = [
     because: /moved/,
   },
   {
-    name: "服务器发来的请求，回答一个个都发出去，在途的不设上限（提示 7）",
+    name: "服务器发来的请求，回答一个个都发出去，在途的不设上限（提示 11）",
     file: "http.ts",
     from: "else if (message.method === undefined && this.replying >= MAX_REPLIES) this.drop();",
     to: "else if (message.method === undefined && this.replying < 0) this.drop();",
@@ -88,7 +88,7 @@ const MUTANTS: Mutant[] = [
     because: /同时在途/,
   },
   {
-    name: "data 为空的预备事件当成坏事件警告（提示 7）",
+    name: "data 为空的预备事件当成坏事件警告（提示 11）",
     file: "http.ts",
     from: 'if (data === "") continue;',
     to: "",
