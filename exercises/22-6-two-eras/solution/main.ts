@@ -113,9 +113,10 @@ async function connectMcp(taken: readonly string[], options: McpOptions): Promis
   const maxLine = envInt(process.env, "HARNESS_MCP_MAX_LINE", MAX_LINE, 1024, "字节");
   const closeGraceMs = envInt(process.env, "HARNESS_MCP_CLOSE_GRACE_MS", CLOSE_GRACE_MS, 1, "毫秒");
   const probeMs = envInt(process.env, "HARNESS_MCP_PROBE_MS", PROBE_MS, 1, "毫秒"); // 练习 22-6：探路的时限
+  const limits = { maxLine, closeGraceMs, probeMs }; // 先放进变量：Limits 里没有 probeMs，McpClient 自己去取
   const started: McpClient[] = [];
   process.once("exit", () => started.forEach((client) => client.kill()));
-  const mcp = await connectMcpServers(process.cwd(), taken, { ...options, limits: { maxLine, closeGraceMs, probeMs }, started: (client) => started.push(client) });
+  const mcp = await connectMcpServers(process.cwd(), taken, { ...options, limits, started: (client) => started.push(client) });
   process.once("beforeExit", () => void mcp.close());
   started.splice(0, started.length, ...mcp.clients); // 握手失败的早已杀掉，它的进程组号可能被别人用上了：不再对它发信号
   return mcp;

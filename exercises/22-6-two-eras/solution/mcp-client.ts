@@ -18,7 +18,6 @@ export const CLOSE_GRACE_MS = 2000;
 export interface Limits {
   maxLine?: number; // 一条消息最长多少字节，默认 MAX_LINE
   closeGraceMs?: number; // 默认 CLOSE_GRACE_MS
-  probeMs?: number; // 练习 22-6：探路等多久，默认 PROBE_MS
 }
 
 interface Pending {
@@ -46,7 +45,7 @@ export class McpClient {
     this.name = name;
     this.child = child;
     this.log = safely(log);
-    this.limits = { maxLine: limits.maxLine ?? MAX_LINE, closeGraceMs: limits.closeGraceMs ?? CLOSE_GRACE_MS, probeMs: limits.probeMs ?? PROBE_MS };
+    this.limits = { maxLine: limits.maxLine ?? MAX_LINE, closeGraceMs: limits.closeGraceMs ?? CLOSE_GRACE_MS };
     pipeStderr(child, (line) => this.log(`[MCP 服务 "${name}" 的日志] ${line}`));
     const lines = new LineSplitter(this.limits.maxLine);
     const onLine = (line: string) => this.receive(line);
@@ -64,6 +63,7 @@ export class McpClient {
     );
     socket(child.stdin).unref(); // 写完的 stdin 不留住 harness；写到一半的请求 Node 自己会等
     this.idle();
+    this.probeMs = (limits as { probeMs?: number }).probeMs ?? PROBE_MS; // 练习 22-6
   }
 
   // spawn 的失败（命令不存在）在 Node 里是异步的 "error" 事件，要等 "spawn" 事件才算真的起来了
@@ -114,6 +114,7 @@ export class McpClient {
   // 先用 server/discover 探路：新版（2026-07-28）的服务器不握手，每个请求都带 _meta；别的回答或者不答，就是老服务器，照旧 initialize。
   // 时代是服务器进程的属性，不是哪一个请求的：探一次就记在这里，这个进程活多久就用多久
   era: "modern" | "legacy" | undefined;
+  private readonly probeMs: number; // 探路等多久：limits 里可以多给一个 probeMs（main.ts 从 HARNESS_MCP_PROBE_MS 读），默认 PROBE_MS
   private meta: Record<string, unknown> = {}; // 新版每个请求都带的 _meta：协议版本、客户端能力、身份
 
   // connect() 要握手时先来这里：server/discover 带着新版的 _meta 探路。
@@ -126,7 +127,7 @@ export class McpClient {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const answer = await Promise.race([
       probe.answer.then((result) => ({ result }), (error) => ({ error })),
-      ...(again ? [new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), this.limits.probeMs)))] : []),
+      ...(again ? [new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), this.probeMs)))] : []),
     ]);
     clearTimeout(timer);
     this.take(probe.id); // 没答的不再等，也不发取消：还没握手的老服务器不认得这种通知。它迟到的回答 id 对不上，会被悄悄丢掉
