@@ -32,6 +32,8 @@ const s: Scenario = {
     // allow 规则是给同时做了练习 22-2 的副本准备的
     setup: `mkdir -p "$HOME/.harness" && printf '%s\\n' '{"permissions": {"allow": ["mcp__conf__*"]}}' > "$HOME/.harness/settings.json"`,
     turns,
+    // 练习 22-6 探路的时限设得远超场景的时限：套件的测试服务器都答 server/discover，判它是哪个时代的只能靠认出回答，不看机器快慢
+    env: { HARNESS_MCP_PROBE_MS: "3600000" },
   },
 };
 const result = await runScenario(s, fullTree(path.resolve(ROOT, impl))); // 答案只放改了的文件：叠在第 22 章上跑

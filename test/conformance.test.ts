@@ -2,7 +2,7 @@
 // 服务器场景直接打 `timeserver --http`，两个时代各跑一遍（--requirements 2025-11-25 / 2026-07-28：那一版发布时要求的场景，冻结不变）；
 // 客户端场景 initialize、tools_call 跑练习 22-4 的答案（只会 stdio，经 shared/mcp-servers/http-bridge.ts 转成 HTTP）
 // 和 22-5 的答案（直接说 Streamable HTTP），tools_call、request-metadata 按 2026-07-28 跑 22-6 的答案（经桥）。每一处还不通过的检查都写在 conformance-expected-failures.json 里，带着原因：
-// 多出一处失败，或者写着“预期失败”的那一处通过了，这里都失败——后者说明该去改那个文件了。
+// 多出一处失败或警告，或者写着“预期失败”“预期警告”的那一处通过了，这里都失败——后者说明该去改那个文件了。
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -54,8 +54,9 @@ function quiet<T>(p: Promise<T>): Promise<T> {
   return p;
 }
 
-// 和预期对照：每一条问题一行
-function problems(results: Map<string, Check[]>, expected: { notApplicable?: Record<string, string>; expectedFailures: Record<string, string> }): string[] {
+// 和预期对照：每一条问题一行。警告（WARNING）和失败一样对待：要么修好，要么写进 expectedWarnings、带着原因
+type Expected = { notApplicable?: Record<string, string>; expectedFailures: Record<string, string>; expectedWarnings?: Record<string, string> };
+function problems(results: Map<string, Check[]>, expected: Expected): string[] {
   const out: string[] = [];
   const skip = expected.notApplicable ?? {};
   for (const name of Object.keys(skip)) if (!results.has(name)) out.push(`notApplicable 里的 ${name} 这次没有跑：套件里没有它了，从文件里删掉`);
@@ -64,14 +65,15 @@ function problems(results: Map<string, Check[]>, expected: { notApplicable?: Rec
     if (Object.hasOwn(skip, name)) continue;
     for (const c of checks) {
       const key = `${name}/${c.id}`;
-      const failed = c.status === "FAILURE";
-      if (Object.hasOwn(expected.expectedFailures, key)) {
-        seen.add(key);
-        if (!failed) out.push(`${key} 写着预期失败，这次是 ${c.status}：修好了就从预期失败里删掉`);
-      } else if (failed) out.push(`${key} 失败（不在预期里）：${c.errorMessage ?? ""}`);
+      for (const [status, listed, what] of [["FAILURE", expected.expectedFailures, "失败"], ["WARNING", expected.expectedWarnings ?? {}, "警告"]] as const) {
+        if (Object.hasOwn(listed, key)) {
+          seen.add(key);
+          if (c.status !== status) out.push(`${key} 写着预期${what}，这次是 ${c.status}：修好了就从预期${what}里删掉`);
+        } else if (c.status === status) out.push(`${key} ${what}（不在预期里）：${c.errorMessage ?? ""}`);
+      }
     }
   }
-  for (const key of Object.keys(expected.expectedFailures)) if (!seen.has(key)) out.push(`预期失败的 ${key} 这次没有出现`);
+  for (const key of [...Object.keys(expected.expectedFailures), ...Object.keys(expected.expectedWarnings ?? {})]) if (!seen.has(key)) out.push(`预期里的 ${key} 这次没有出现`);
   return out;
 }
 

@@ -127,11 +127,14 @@ describe("第 22 章的客户端 × 官方发布的 everything、memory、filesy
 
   describe("filesystem：十四个工具", () => {
     const docs = () => path.join(dir, "docs");
-    it("读：read_file、read_text_file、read_multiple_files 读出中文；read_media_file 的图说出类型和字节数", async () => {
+    it("读：read_file、read_text_file、read_multiple_files 读出中文；read_media_file 的图说出类型和字节数，base64 一个字也不交给模型", async () => {
       assert.match(await call("mcp__fs__read_file", { path: path.join(docs(), "handbook.md") }), /每周四 20:00/);
       assert.match(await call("mcp__fs__read_text_file", { path: path.join(docs(), "handbook.md") }), /每周四 20:00/);
       assert.match(await call("mcp__fs__read_multiple_files", { paths: [path.join(docs(), "handbook.md")] }), /项目手册/);
-      assert.match(await call("mcp__fs__read_media_file", { path: path.join(docs(), "dot.png") }), new RegExp(`\\[图片 image/png，${PNG.length} 字节`));
+      // 它把图在 structuredContent 里再抄一遍：整段结果里都不能有图的 base64，第一行之后也不行
+      const media = await call("mcp__fs__read_media_file", { path: path.join(docs(), "dot.png") });
+      assert.match(media, new RegExp(`\\[图片 image/png，${PNG.length} 字节`));
+      assert.ok(!media.includes(PNG.toString("base64").slice(0, 16)), media);
     });
 
     it("写：write_file、edit_file、create_directory、move_file 真的改了磁盘", async () => {

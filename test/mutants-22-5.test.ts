@@ -86,6 +86,22 @@ const MUTANTS: Mutant[] = [
     fails: "不守规矩的远程服务只换来一行警告",
     because: /moved/,
   },
+  {
+    name: "服务器发来的请求，回答一个个都发出去，在途的不设上限（提示 11）",
+    file: "http.ts",
+    from: "else if (message.method === undefined && this.replying >= MAX_REPLIES) this.drop();",
+    to: "else if (message.method === undefined && this.replying < 0) this.drop();",
+    fails: "一口气发两万个 ping 的服务器",
+    because: /同时在途/,
+  },
+  {
+    name: "data 为空的预备事件当成坏事件警告（提示 11）",
+    file: "http.ts",
+    from: 'if (data === "") continue;',
+    to: "",
+    fails: "一口气发两万个 ping 的服务器",
+    because: /预备事件/,
+  },
 ];
 
 mutantSuite("22-5-remote-http", requirements, MUTANTS, 3);

@@ -1,6 +1,7 @@
 // 练习 22-6 的变异体：在参考答案的 mcp*.ts 上改一处，正是 HINTS.md 提醒过的错。
 // 检查器必须认出每一个，而且是管这件事的那条要求不通过（做法和 test/mutants.test.ts 一样）。
-// 探路不设时限的那种错没有变异体：它会一直等 silent 答话，要等到场景超时（40 秒）才判得出来。
+// 探路不设时限的那种错没有变异体：它会一直等 silent 答话，要等到 no-answer 场景超时（40 秒）才判得出来。
+// “只有 -32601 才退回”由 two-eras 判：那里探路的时限是一小时，legacy 的 -32602 晚到多久都不会被时限冒充成“退回”。
 import { requirements } from "../exercises/22-6-two-eras/check.ts";
 import { mutantSuite, type Mutant } from "./mutants-lib.ts";
 

@@ -36,6 +36,11 @@ export class McpClient {
   private readonly log: (line: string) => void;
   readonly limits: Required<Limits>;
 
+  // 断开或退出的原因；还连着就是 undefined（/mcp 要告诉用户）
+  get down(): string | undefined {
+    return this.gone;
+  }
+
   private constructor(name: string, child: ChildProcess, log: (line: string) => void, limits: Limits) {
     this.name = name;
     this.child = child;

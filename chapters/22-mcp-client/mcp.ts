@@ -20,8 +20,18 @@ export interface McpOptions {
 export interface McpConnections {
   tools: Tool[]; // 接入的工具（已经过 wrap），按服务名、再按服务器列出的顺序；由调用方登记进注册表
   clients: McpClient[];
+  servers: ServerState[]; // 启动过的每个服务器，连上的和失败的都在：/mcp 据此告诉用户模型看到了什么
   close(): Promise<void>; // 体面地收尾：关 stdin，等一等，再 SIGTERM、SIGKILL
   kill(): void; // 来不及体面时（exit 钩子里只能做同步的事）：直接杀掉每个服务器的进程组
+}
+
+// 一个服务器的下落：连上了（client，握手答复 info，接入的工具），或者在哪一步失败了、为什么
+export interface ServerState {
+  name: string;
+  client?: McpClient;
+  info?: Record<string, unknown>;
+  failure?: string;
+  tools: Tool[];
 }
 
 // 各服务器同时启动（一个慢的不拖累别的），但日志和工具都按服务名的顺序落定：
@@ -37,13 +47,17 @@ export async function connectMcpServers(cwd: string, taken: readonly string[], o
   const used = new Set(taken);
   const tools: Tool[] = [];
   const clients: McpClient[] = [];
-  for (const attempt of attempts) {
+  const servers: ServerState[] = [];
+  for (const [i, attempt] of attempts.entries()) {
     if ("failure" in attempt) {
-      log(attempt.failure);
+      log(`警告: MCP 服务 "${names[i]}" ${attempt.failure}，跳过: ${attempt.why}`);
+      servers.push({ name: names[i], failure: `${attempt.failure}：${attempt.why}`, tools: [] });
       continue;
     }
     const { client, info, tools: listed } = attempt;
     clients.push(client);
+    const state: ServerState = { name: client.name, client, info, tools: [] };
+    servers.push(state);
     const server = isObject(info.serverInfo) ? info.serverInfo : {};
     log(`[MCP 服务 "${client.name}" 握手完成：${server.name ?? "?"} v${server.version ?? "?"}，协议 ${info.protocolVersion}]`);
     let cost = 0;
@@ -64,6 +78,7 @@ export async function connectMcpServers(cwd: string, taken: readonly string[], o
       } else {
         const tool = (options.wrap ?? ((t: Tool) => t))(new McpTool(client, remote, name));
         tools.push(tool);
+        state.tools.push(tool);
         used.add(name);
         cost += estimateText(JSON.stringify(tool.definition()));
         count++;
@@ -75,6 +90,7 @@ export async function connectMcpServers(cwd: string, taken: readonly string[], o
   return {
     tools,
     clients,
+    servers,
     close: () => Promise.all(clients.map((c) => c.close())).then(() => {}),
     kill: () => clients.forEach((c) => c.kill()),
   };
@@ -82,11 +98,11 @@ export async function connectMcpServers(cwd: string, taken: readonly string[], o
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-type Attempt = { client: McpClient; info: Record<string, unknown>; tools: unknown[] } | { failure: string };
+type Attempt = { client: McpClient; info: Record<string, unknown>; tools: unknown[] } | { failure: string; why: string };
 
-// 我们守得了规矩的协议版本，第一个是握手时报上的。对只用工具的客户端，这几版没有要我们多做的事；
-// 2025-03-26 不在其中：它要求收得下一行里的一批消息（JSON 数组），这个客户端不收
-const VERSIONS = ["2024-11-05", "2025-06-18", "2025-11-25"];
+// 我们守得了规矩的协议版本，新的在前：握手时报上最新的那个，服务器只会旧的就答一个旧的，在这里面就接受。
+// 对只用工具的客户端，这几版没有要我们多做的事；2025-03-26 不在其中：它要求收得下一行里的一批消息（JSON 数组），这个客户端不收
+const VERSIONS = ["2025-11-25", "2025-06-18", "2024-11-05"];
 
 // spawn 失败时 Node 的原话（spawn x ENOENT）随版本而变：按错误码用我们自己的话说，没有错误码的是我们自己抛的
 function startFailure(e: unknown, command: string): string {
@@ -101,7 +117,7 @@ async function connect(name: string, config: ServerConfig, log: (line: string) =
   try {
     client = await McpClient.start(name, config, log, options.limits);
   } catch (e) {
-    return { failure: `警告: MCP 服务 "${name}" 启动失败，跳过: ${startFailure(e, config.command)}` };
+    return { failure: "启动失败", why: startFailure(e, config.command) };
   }
   options.started?.(client);
   let info: unknown;
@@ -121,13 +137,13 @@ async function connect(name: string, config: ServerConfig, log: (line: string) =
     client.notify("notifications/initialized");
   } catch (e) {
     client.kill();
-    return { failure: `警告: MCP 服务 "${name}" 握手失败，跳过: ${(e as Error).message}` };
+    return { failure: "握手失败", why: (e as Error).message };
   }
   try {
     return { client, info, tools: await listTools(client) };
   } catch (e) {
     client.kill();
-    return { failure: `警告: MCP 服务 "${name}" 列工具失败，跳过: ${(e as Error).message}` };
+    return { failure: "列工具失败", why: (e as Error).message };
   }
 }
 
@@ -149,4 +165,23 @@ async function listTools(client: McpClient): Promise<unknown[]> {
     if (cursor !== undefined) seen.add(cursor);
   } while (cursor !== undefined);
   return tools;
+}
+
+// /mcp 的报告：每个服务器的状态，和它交给模型的每个工具——名字、完整的描述，和 tools 数组里的一字不差。
+// 描述是别人写的，可能藏着给模型的指令：用户至少要看得见。这里只拼文字，上屏之前由调用方过 terminal.ts
+export function mcpReport(servers: readonly ServerState[]): string[] {
+  if (servers.length === 0) return ["没有 MCP 服务（工作目录里没有 mcp.json，或者里面一个服务器也没有）"];
+  const lines: string[] = [];
+  for (const s of servers) {
+    const server = isObject(s.info?.serverInfo) ? s.info.serverInfo : {};
+    const state = s.client?.down ? `已断开——${s.client.down}` : `已连接（${server.name ?? "?"} v${server.version ?? "?"}，协议 ${s.info?.protocolVersion}）`;
+    lines.push(s.failure ? `MCP 服务 "${s.name}"：失败——${s.failure}` : `MCP 服务 "${s.name}"：${state}，${s.tools.length} 个工具`);
+    for (const tool of s.tools) {
+      const spec = tool.definition();
+      lines.push(`  ${spec.name}`);
+      // 描述有几行就印几行，每行缩进：换行伪造不出一行顶格的、像 harness 自己说的话
+      for (const line of spec.description.split("\n")) lines.push(`    ${line}`);
+    }
+  }
+  return lines;
 }

@@ -1,14 +1,23 @@
 // repl.ts：交互式读行，每读到一行交给 handle；/help 说有哪些命令，/exit 或输入结束（Ctrl-D、管道读完）就退出。
+// 第 22 章改动：调用方可以再加几个斜杠命令（/mcp），/help 里一并列出。
 // 第 20 章改动：confirm 排队——几个工具同时要确认时，一次只问一个问题；按了 Ctrl-C，排着的也都算“不”；
 // 问题开着时别人的输出先攒着（terminal.ts 的 holdOutput）。
 import readline from "node:readline";
 import { holdOutput, terminalOutput } from "./terminal.ts";
 
-const HELP = "/help  列出这几个命令\n/exit  退出（Ctrl-D 也行）\n别的话都发给模型\n";
+// 调用方加的命令：/名字、一句说明、做什么（只看不改，不发给模型）
+export interface Command {
+  name: string;
+  help: string;
+  run(): void;
+}
+
+const help = (commands: readonly Command[]) =>
+  ["/help  列出这几个命令", ...commands.map((c) => `/${c.name}  ${c.help}`), "/exit  退出（Ctrl-D 也行）", "别的话都发给模型", ""].join("\n");
 
 let active: readline.Interface | undefined; // REPL 正在用的读行器
 
-export async function repl(handle: (line: string) => Promise<void>): Promise<void> {
+export async function repl(handle: (line: string) => Promise<void>, commands: readonly Command[] = []): Promise<void> {
   // 提示符和回显走 stderr：stdout 只留给模型的回答
   // 读行器的输出（提示符、回显、问题）走 terminalOutput：问题开着时别人的输出排队，它不排
   const rl = readline.createInterface({ input: process.stdin, output: terminalOutput, terminal: Boolean(process.stdin.isTTY) });
@@ -30,7 +39,9 @@ export async function repl(handle: (line: string) => Promise<void>): Promise<voi
     if (!process.stdin.isTTY) process.stderr.write(raw + "\n");
     const line = raw.trim();
     if (line === "/exit") return rl.close();
-    if (line === "/help") process.stderr.write(HELP);
+    const command = commands.find((c) => line === `/${c.name}`);
+    if (line === "/help") process.stderr.write(help(commands));
+    else if (command) command.run();
     else if (line) await handle(line);
     prompt();
   }

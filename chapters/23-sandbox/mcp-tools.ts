@@ -50,8 +50,9 @@ export class McpTool implements Tool {
       return `错误: MCP 服务 "${this.client.name}" 的 tools/call 结果不合协议：要是带 content 数组的对象，收到的是 ${show(result)}`;
     }
     const lines = result.content.map(contentLine);
-    // 只给了 structuredContent、没有文字块（规范说该同时给一份文字，不是人人都给）：把 JSON 交给模型，别交一个空串
-    if (!result.content.some((c) => isObject(c) && c.type === "text") && isObject(result.structuredContent)) lines.push(JSON.stringify(result.structuredContent));
+    // 只给了 structuredContent、没有文字块（规范说该同时给一份文字，不是人人都给）：把 JSON 交给模型，别交一个空串。
+    // 它可能把图片原样再抄一遍（server-filesystem 的 read_media_file 就这样）：二进制数据先换成一句说明
+    if (!result.content.some((c) => isObject(c) && c.type === "text") && isObject(result.structuredContent)) lines.push(JSON.stringify(withoutBinary(result.structuredContent)));
     const text = lines.join("\n");
     // isError 是另一层：工具收到了调用，干活失败了。结果的一部分，进程还活着，下一次照常调用
     return result.isError === true ? `错误: 工具执行失败: ${text}` : text;
@@ -61,7 +62,7 @@ export class McpTool implements Tool {
 // 结果里的一块内容变成交给模型的一行字。模型只收文字：不是文字的，如实说它是什么、在哪、多大，
 // 模型才知道有东西没看到，不至于把一张图当成“什么也没有”
 function contentLine(c: unknown): string {
-  if (!isObject(c)) return `[未处理的内容 ${show(c)}]`;
+  if (!isObject(c)) return `[未处理的内容 ${show(withoutBinary(c))}]`;
   const size = (data: unknown) => (typeof data === "string" ? `${Buffer.byteLength(data, "base64")} 字节` : "大小不明");
   const kind = (mime: unknown) => (typeof mime === "string" ? mime : "类型不明");
   const r = isObject(c.resource) ? c.resource : undefined;
@@ -72,6 +73,23 @@ function contentLine(c: unknown): string {
   if (c.type === "resource" && r) return `[资源 ${String(r.uri)}：二进制 ${kind(r.mimeType)}，${size(r.blob)}，没有转交]`;
   if (c.type === "resource_link") return `[资源链接 ${show(c.name)}：${String(c.uri)}]`;
   return `[未处理的内容类型 ${show(c.type)}]`;
+}
+
+// 看着像二进制的字符串：data: URI、很长的一串只由 base64 字符组成的字。短的 base64 只在明说是数据的地方认
+// （图片、音频的 data，资源的 blob）——别把一个哈希值、一个普通的英文单词当成图片
+const DATA_URI = /^data:[^,]{0,200};base64,/;
+const LONG_BASE64 = /^[A-Za-z0-9+/_-]{1024,}={0,2}$/;
+
+// 结构化结果原样交给模型之前，把里面的二进制数据换成一句说明：模型只收文字，几万个 base64 字符它读不懂，还白占上下文
+function withoutBinary(value: unknown, key = "", parent?: Record<string, unknown>): unknown {
+  if (typeof value === "string") {
+    const media = parent && (key === "blob" || (key === "data" && (parent.type === "image" || parent.type === "audio")));
+    if (media || DATA_URI.test(value) || LONG_BASE64.test(value)) return `[二进制数据，约 ${Buffer.byteLength(value.replace(DATA_URI, ""), "base64")} 字节，没有转交]`;
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((v) => withoutBinary(v));
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutBinary(v, k, value)]));
+  return value;
 }
 
 // 模型服务商只接受 [A-Za-z0-9_-]、最长 64 的函数名；MCP 的工具名可以带点号，也可以很长

@@ -40,7 +40,7 @@ export const requirements: Requirement[] = [
         return `期望：forget 的 whoami 调用成功。它第一次答 404（会话没了）：重新 initialize（不带旧会话号）、补发 notifications/initialized、再发一次这个调用；每个请求带着 initialize 回答里的 Mcp-Session-Id 和谈好的 MCP-Protocol-Version 头（它缺了哪个都答 400）。实际：${describe(whoami)}`;
       }
       if (!whoami.includes("会话 s2") || !whoami.includes("第 2 次 initialize")) return `期望：重新握手拿到新会话 s2，正好 initialize 两次；它报出的是：${describe(whoami)}`;
-      if (!whoami.includes("MCP-Protocol-Version: 2024-11-05")) return `期望：MCP-Protocol-Version 头是 initialize 谈好的版本 2024-11-05；它报出的是：${describe(whoami)}`;
+      if (!whoami.includes("MCP-Protocol-Version: 2025-11-25")) return `期望：MCP-Protocol-Version 头是 initialize 谈好的版本 2025-11-25；它报出的是：${describe(whoami)}`;
       if (!run.transcript.includes("会话 s2 收到 DELETE")) {
         return `期望：harness 退出前给有会话的服务器发 DELETE（带着 Mcp-Session-Id），陪练服务器会在转录末尾记一行 “会话 s2 收到 DELETE”；实际转录里没有（末尾是 ${describe(run.transcript.slice(-200))}）`;
       }
@@ -61,6 +61,18 @@ export const requirements: Requirement[] = [
       if (verdicts) return verdicts;
       if (/\x1b/.test(run.transcript)) return `期望：服务器说的话（gone 的 404 里夹着 ESC 序列）显形以后才上屏；实际：转录里有原样的 ESC 字符`;
       if (/^\s+at /m.test(run.transcript)) return `期望：失败都是一行话；实际：转录里有堆栈：${describe(run.transcript.split("\n").find((l) => /^\s+at /.test(l)))}`;
+    },
+  },
+  {
+    name: "一口气发两万个 ping 的服务器：回答它们的 POST 同时在途的有上限，警告有上限，规范的预备事件（data 为空）不算毛病，握手照样完成",
+    scenario: "hostile-http",
+    check(run) {
+      const warnings = run.transcript.split("\n").filter((line) => line.startsWith("警告") && line.includes('"pings"'));
+      if (warnings.some((line) => line.includes("不是 JSON"))) return `期望：只有 id、data 为空的事件是规范里的预备事件（留着断线续传用），跳过它，不警告；实际：${describe(warnings.find((line) => line.includes("不是 JSON")))}`;
+      if (warnings.length > 30) return `期望：一个服务器的警告有上限（参考答案 20 行，之后一句“不再显示”）；实际：pings 换来 ${warnings.length} 行警告`;
+      const seen = toolResults(run, 2)[1];
+      const peak = Number(seen?.match(/同时在途的请求最多 (\d+) 个/)?.[1] ?? NaN);
+      if (!(peak <= 64)) return `期望：pings 握手照样完成，whoami 调得通；每个 ping 的回答是一次 POST，同时在途的要有上限（参考答案 16 个），不能两万个一起发出去；实际：模型收到 ${describe(seen)}`;
     },
   },
 ];

@@ -9,6 +9,9 @@
 //   slow     收下请求，一个字节也不回（连响应头也不发）
 //   stall    握手、列工具都正常（一个 wait 工具），tools/call 收下了就再也不回（连响应头也不发）
 //   moved    307，叫客户端换到 /forget/mcp 去（跟过去的客户端会把 headers 里的令牌一起带过去）
+//   pings    initialize 用 SSE 答：先是规范里的预备事件（只有 id，data 是空的），再一口气两万个 ping 请求，最后才是回答；
+//            之后和 forget 一样正经（不健忘），whoami 另报出这个模式同时在途的请求最多几个。
+//            每个 ping 的回答都是一次 POST：不限在途回答的客户端会同时发出几千个
 // 启动后在 stderr 上报一行地址（场景的运行器从这一行读端口）；之后只在收到 DELETE 时记一行。只用标准库。
 import http from "node:http";
 
@@ -24,10 +27,20 @@ const sessions = new Map<string, Session>(); // 键是“模式 会话号”：�
 const counters = new Map<string, number>(); // 每个模式发出过几个会话
 const initializes = new Map<string, number>();
 const deleted: string[] = [];
+const active = new Map<string, number>(); // 每个模式此刻在途的请求（收到了、还没答完）
+const peaks = new Map<string, number>(); // 和它的最大值
+
+// 量数字用（HOSTILE_HTTP_STATS=1）：同时开着的连接最多几个，退出前写在 stderr 上。场景不设它，转录里没有这一行
+let open = 0;
+let peak = 0;
+if (process.env.HOSTILE_HTTP_STATS) process.on("SIGTERM", () => (process.stderr.write(`hostile-http: 同时开着的连接最多 ${peak} 个\n`), process.exit(0)));
 
 const server = http.createServer((req, res) => {
   const mode = (req.url ?? "").split("/")[1] ?? "";
   if (mode === "slow") return; // 不回答，也不关连接
+  active.set(mode, (active.get(mode) ?? 0) + 1);
+  peaks.set(mode, Math.max(peaks.get(mode) ?? 0, active.get(mode)!));
+  res.once("close", () => active.set(mode, active.get(mode)! - 1));
   const chunks: Buffer[] = [];
   req.on("data", (c: Buffer) => chunks.push(c));
   req.on("end", () => handle(mode, req, res, Buffer.concat(chunks).toString("utf8")));
@@ -52,7 +65,7 @@ const rpcError = (id: unknown, message: string) => ({ jsonrpc: "2.0", id: id ?? 
 
 function handle(mode: string, req: http.IncomingMessage, res: http.ServerResponse, body: string) {
   if (mode === "moved") return void res.writeHead(307, { Location: "/forget/mcp" }).end();
-  if (!["forget", "gone", "html", "huge", "endless", "stall"].includes(mode)) return json(res, 404, rpcError(null, `没有这个模式：${mode}`));
+  if (!["forget", "gone", "html", "huge", "endless", "stall", "pings"].includes(mode)) return json(res, 404, rpcError(null, `没有这个模式：${mode}`));
   const sid = req.headers["mcp-session-id"];
   if (req.method === "DELETE") {
     if (typeof sid === "string" && sessions.delete(`${mode} ${sid}`)) {
@@ -98,6 +111,12 @@ function handle(mode: string, req: http.IncomingMessage, res: http.ServerRespons
     const session = { id: `s${n}`, version, calls: 0 };
     sessions.set(`${mode} ${session.id}`, session);
     const result = { protocolVersion: version, capabilities: { tools: {} }, serverInfo: { name: `hostile-http-${mode}`, version: "1" } };
+    if (mode === "pings") {
+      res.writeHead(200, { "Content-Type": "text/event-stream", "Mcp-Session-Id": session.id });
+      res.write("id: prime-0\nretry: 1000\ndata: \n\n");
+      for (let i = 1; i <= 20_000; i++) res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: `ping-${i}`, method: "ping" })}\n\n`);
+      return void res.end(`data: ${JSON.stringify({ jsonrpc: "2.0", id: msg.id, result })}\n\n`);
+    }
     return json(res, 200, { jsonrpc: "2.0", id: msg.id, result }, { "Mcp-Session-Id": session.id });
   }
   // 初始化之后的每个请求：会话号要带、要认得；协议版本头要和谈好的一样
@@ -119,7 +138,7 @@ function handle(mode: string, req: http.IncomingMessage, res: http.ServerRespons
   if (msg.method === "tools/call" && mode === "stall") return; // 不回答，也不关连接
   if (msg.method === "tools/call") {
     // 服务器“重启过”：这个会话的第一个调用答 404，它已经不认得这个会话了
-    if (++session.calls === 1 && sid === "s1") {
+    if (++session.calls === 1 && sid === "s1" && mode === "forget") {
       sessions.delete(`${mode} ${sid}`);
       return json(res, 404, rpcError(msg.id, "会话不存在"));
     }
@@ -129,6 +148,7 @@ function handle(mode: string, req: http.IncomingMessage, res: http.ServerRespons
       `Authorization: ${String(req.headers.authorization ?? "（没有）")}`,
       `第 ${initializes.get(mode)} 次 initialize`,
       `结束过的会话: ${deleted.join("、") || "（没有）"}`,
+      ...(mode === "pings" ? [`同时在途的请求最多 ${peaks.get(mode)} 个`] : []),
     ];
     // SSE：先一个通知、一个 ping 请求，再是回答
     res.writeHead(200, { "Content-Type": "text/event-stream" });
@@ -141,6 +161,11 @@ function handle(mode: string, req: http.IncomingMessage, res: http.ServerRespons
   }
   json(res, 200, { jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: `不支持 ${msg.method}` } });
 }
+
+server.on("connection", (socket) => {
+  peak = Math.max(peak, ++open);
+  socket.once("close", () => open--);
+});
 
 server.listen(Number(process.argv[2] ?? 0), "127.0.0.1", () => {
   const address = server.address() as { port: number };

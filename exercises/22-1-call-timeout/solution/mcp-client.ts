@@ -41,6 +41,11 @@ export class McpClient {
   private readonly timeoutMs: number;
   private readonly startupTimeoutMs: number;
 
+  // 断开或退出的原因；还连着就是 undefined（/mcp 要告诉用户）
+  get down(): string | undefined {
+    return this.gone;
+  }
+
   private constructor(name: string, child: ChildProcess, log: (line: string) => void, limits: Limits, timeoutMs: number, startupTimeoutMs: number) {
     this.name = name;
     this.timeoutMs = timeoutMs;

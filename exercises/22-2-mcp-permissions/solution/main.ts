@@ -1,21 +1,23 @@
 // main.ts：目录页——读配置，把问题发给模型，打印回答。
 // 第 22 章改动：接入 mcp.json 里的 MCP 服务器——在 skill 之后、sub_agent 之前，子 agent 也用得上别人的工具；
 // 打印和收尾（进程钩子，connectMcp）归这里，mcp.ts 只管连接。会话的开头和 REPL 里的一问挪成了函数，main() 还是一页目录。
+// REPL 多了 /mcp：每个服务器的状态和它交给模型的工具描述，用户看得到模型看到的东西。
 import { RoundLimitError, runAgent } from "./agent.ts";
 import { InterruptError, Interrupter } from "./interrupt.ts";
 import { MAX_LINE } from "./jsonrpc.ts";
 import { CLOSE_GRACE_MS, type McpClient } from "./mcp-client.ts";
-import { connectMcpServers, type McpConnections, type McpOptions } from "./mcp.ts";
+import { connectMcpServers, mcpReport, type McpConnections, type McpOptions } from "./mcp.ts";
 import { approver } from "./trust.ts";
 import { ConfigError, ModelError, envInt, loadConfig, type Message } from "./model.ts";
 import { buildSystemPrompt, skillList } from "./prompt.ts";
 import { locked } from "./fs-lock.ts";
 import { guard, loadPolicy } from "./permissions.ts";
 import { Registry } from "./registry.ts";
-import { confirm, repl } from "./repl.ts";
+import { confirm, repl, type Command } from "./repl.ts";
 import { createSession, isSessionId, loadSession, saveSession, type Session } from "./session.ts";
 import { discoverSkills, type Skill } from "./skills.ts";
 import { UsageLedger } from "./usage.ts";
+import { safeLine } from "./terminal.ts";
 import { estimateText } from "./tokens.ts";
 import { bashTool } from "./tools/bash.ts";
 import { editFileTool, writeFileTool } from "./tools/edit.ts";
@@ -84,8 +86,14 @@ async function main() {
 
   const prompt = args.join(" ").trim();
   if (prompt) await turn(prompt);
-  else await repl((line) => replTurn(line, turn, history, session));
+  else await repl((line) => replTurn(line, turn, history, session), [mcpCommand(mcp)]);
   if (session.view.length > 0) console.error(`[会话已保存：用 --resume ${session.id} 接着聊]`);
+}
+
+// /mcp：服务器和工具描述都是别人写的，每一行过 terminal.ts 再上屏
+function mcpCommand(mcp: McpConnections): Command {
+  const run = () => void process.stderr.write(mcpReport(mcp.servers).map((line) => safeLine(line) + "\n").join(""));
+  return { name: "mcp", help: "列出 MCP 服务器、它们的状态和交给模型的工具描述", run };
 }
 
 // 接着一个存下的会话（args 开头是会话 ID 就取走它，没有就接最新的），或者开一个新会话

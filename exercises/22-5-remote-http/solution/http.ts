@@ -50,6 +50,11 @@ export function httpConfig(entry: Record<string, unknown>, environ: NodeJS.Proce
 // JSON 的整个响应体、SSE 的整条流都算
 // 关闭时的 DELETE 最多等这么久：对面不理，也不能让 harness 退不了（McpClient.close 两秒后就不再等“进程”退出）
 const DELETE_WAIT_MS = 1000;
+// 我们对服务器发来的请求（ping）的回答，同时在途最多这么多个；再来的不回答，说一声。每个回答是一次 POST：
+// 一个在 SSE 里一口气发两万个 ping 的服务器，不该让我们同时开两万个连接
+export const MAX_REPLIES = 16;
+// 一个远程服务的警告最多印这么多行，之后说一声就不再印：一个服务器的毛病不该刷掉用户的整个屏幕
+export const MAX_WARNINGS = 20;
 
 class TransportError extends Error {}
 
@@ -76,13 +81,20 @@ class HttpServerProcess extends EventEmitter {
   private renewals = 0;
   private readonly inflight = new Map<Id, AbortController>();
   private readonly maxBody: number;
+  private replying = 0; // 在途的回答（POST）有几个
+  private dropped = 0; // 在途的回答太多、没有回答的服务器请求有几个
+  private warnings = 0;
 
   constructor(name: string, config: HttpConfig, log: (line: string) => void, maxBody: number) {
     super();
     this.maxBody = maxBody;
     this.name = name;
     this.config = config;
-    this.log = (line) => log(safeLine(line));
+    // 警告数到 MAX_WARNINGS 就停：多出的只说一次
+    this.log = (line) => {
+      if (++this.warnings <= MAX_WARNINGS) log(safeLine(line));
+      else if (this.warnings === MAX_WARNINGS + 1) log(`警告: MCP 服务 "${safeLine(name)}" 的警告超过 ${MAX_WARNINGS} 条，后面的不再显示`);
+    };
     const lines = new LineSplitter();
     this.stdin = quiet(
       new Writable({
@@ -108,7 +120,13 @@ class HttpServerProcess extends EventEmitter {
     if (message.method === "notifications/initialized") this.initialized = true;
     if (message.method === "notifications/cancelled") this.inflight.get(message.params?.requestId)?.abort(new TransportError("已取消"));
     if (typeof message.method === "string" && message.id !== undefined && message.id !== null) void this.call(message, line);
+    else if (message.method === undefined && this.replying >= MAX_REPLIES) this.drop();
     else void this.tell(message, line);
+  }
+
+  // 对服务器请求的回答在途的已经够多：这一个不回答。服务器等不到 ping 的回答，至多认为我们掉线了；第一次说一声
+  private drop() {
+    if (this.dropped++ === 0) this.log(`警告: MCP 服务 "${this.name}" 发来的请求太多，在途的回答已有 ${MAX_REPLIES} 个，后面的先不回答`);
   }
 
   // 一个请求：POST，等它的回答；会话过期就重新握手、再发一次（只一次）。失败变成这个 id 的一个错误响应交回去
@@ -145,6 +163,8 @@ class HttpServerProcess extends EventEmitter {
 
   // 通知、我们对服务器请求的回答：服务器收下就答 202，没有内容
   private async tell(message: Message, body: string) {
+    const reply = message.method === undefined;
+    if (reply) this.replying++;
     try {
       const response = await this.post(body, AbortSignal.timeout(this.config.startupTimeoutMs), true);
       await response.body?.cancel();
@@ -152,6 +172,8 @@ class HttpServerProcess extends EventEmitter {
       if (response.status >= 400 && response.status !== 404) this.log(`警告: MCP 服务 "${this.name}" 没有收下 ${message.method ?? "我们的回答"}（HTTP ${response.status}）`);
     } catch (e) {
       if (!this.stdout.destroyed) this.log(`警告: MCP 服务 "${this.name}" 的 ${message.method ?? "回答"} 没有送到：${describe(e)}`);
+    } finally {
+      if (reply) this.replying--;
     }
   }
 
@@ -222,6 +244,7 @@ class HttpServerProcess extends EventEmitter {
       );
       try {
         for await (const data of readSSE(counted)) {
+          if (data === "") continue; // 规范里的“预备”事件：只有 id（也许还有 retry），data 是空的，留着断线时续上用
           let m: unknown;
           try {
             m = JSON.parse(data);

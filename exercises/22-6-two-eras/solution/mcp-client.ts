@@ -36,6 +36,11 @@ export class McpClient {
   private readonly log: (line: string) => void;
   readonly limits: Required<Limits>;
 
+  // 断开或退出的原因；还连着就是 undefined（/mcp 要告诉用户）
+  get down(): string | undefined {
+    return this.gone;
+  }
+
   private constructor(name: string, child: ChildProcess, log: (line: string) => void, limits: Limits) {
     this.name = name;
     this.child = child;
@@ -58,6 +63,7 @@ export class McpClient {
     );
     socket(child.stdin).unref(); // 写完的 stdin 不留住 harness；写到一半的请求 Node 自己会等
     this.idle();
+    this.probeMs = (limits as { probeMs?: number }).probeMs ?? PROBE_MS; // 练习 22-6
   }
 
   // spawn 的失败（命令不存在）在 Node 里是异步的 "error" 事件，要等 "spawn" 事件才算真的起来了
@@ -108,30 +114,34 @@ export class McpClient {
   // 先用 server/discover 探路：新版（2026-07-28）的服务器不握手，每个请求都带 _meta；别的回答或者不答，就是老服务器，照旧 initialize。
   // 时代是服务器进程的属性，不是哪一个请求的：探一次就记在这里，这个进程活多久就用多久
   era: "modern" | "legacy" | undefined;
+  private readonly probeMs: number; // 探路等多久：limits 里可以多给一个 probeMs（main.ts 从 HARNESS_MCP_PROBE_MS 读），默认 PROBE_MS
   private meta: Record<string, unknown> = {}; // 新版每个请求都带的 _meta：协议版本、客户端能力、身份
 
   // connect() 要握手时先来这里：server/discover 带着新版的 _meta 探路。
   // 答了 DiscoverResult，或者答了认得出的新版错误（-32022 带 data.supported），它就是新版的：不握手，也不退回 initialize；
-  // 别的错误（-32601、-32602……哪个码都一样），或者 PROBE_MS 之内不答，就是老服务器：照旧 initialize
-  private async open(params: Record<string, any>, version = MODERN[0], again = true): Promise<unknown> {
+  // 别的错误（-32601、-32602……哪个码都一样），或者 limits.probeMs 之内不答，就是老服务器：照旧 initialize。
+  // 再探的那一次（again 为 false）不设时限：它刚说了自己是新版、而且醒着，时限只用来认出一声不吭的老服务器
+  private async open(params: Record<string, any>, version = MODERN[0], again = true, retry = true): Promise<unknown> {
     const meta = { [PROTOCOL_VERSION]: version, [CLIENT_CAPABILITIES]: params.capabilities ?? {}, [CLIENT_INFO]: params.clientInfo };
     const probe = this.ask("server/discover", { _meta: meta });
     let timer: ReturnType<typeof setTimeout> | undefined;
     const answer = await Promise.race([
       probe.answer.then((result) => ({ result }), (error) => ({ error })),
-      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), PROBE_MS))),
+      ...(again ? [new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), this.probeMs)))] : []),
     ]);
     clearTimeout(timer);
     this.take(probe.id); // 没答的不再等，也不发取消：还没握手的老服务器不认得这种通知。它迟到的回答 id 对不上，会被悄悄丢掉
-    const verdict: Verdict = answer ? eraOf(answer, version) : { era: "legacy" };
+    const verdict: Verdict = answer ? eraOf(answer) : { era: "legacy" };
     if (verdict.era === "modern") return this.modern(meta, verdict.version, verdict.discover);
-    if (verdict.era === "retry" && version === MODERN[0]) return this.open(params, verdict.version, again); // 只换一次：别被来回推着转
+    if (verdict.era === "retry" && retry) return this.open(params, verdict.version, again, false); // 只再问一次：别被来回推着转
+    if (verdict.era === "retry") throw new Error(`它又一次不接受协议版本 ${verdict.version}（-32022），可它说自己支持这个版本：不再问下去`);
     if (verdict.era === "refuse") throw new Error(verdict.why);
     this.era = "legacy";
     try {
       return await this.request("initialize", params);
     } catch (e) {
-      // 没答探路、却对 initialize 答了新版的 -32022：它是新版的，只是起得慢，没赶上探路的时限。以为它老，错了，就再探一次（只一次）
+      // 没答探路、却对 initialize 答了新版的 -32022（或者经 HTTP 答 -32020：请求头里没有协议版本，那也只有新版才要）：
+      // 它是新版的，只是起得慢，没赶上探路的时限。以为它老，错了，就再探一次（只一次）
       if (again && answer === undefined && speaksModern(e)) return this.open(params, version, false);
       throw e;
     }
@@ -311,16 +321,18 @@ const CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
 const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
 // 探路等多久：老服务器可能一声不吭。太短，起得慢的新版服务器会被当成老的（它再对 initialize 答 -32022，open() 还会再探一次）；
-// 太长，每个不答的老服务器都让启动多等这么久
-const PROBE_MS = 3000;
+// 太长，每个不答的老服务器都让启动多等这么久。main.ts 从 HARNESS_MCP_PROBE_MS 读：检查器拿它把“判对”和“机器多快”分开
+export const PROBE_MS = 3000;
 
-// 一个错误是不是新版服务器在说“你的版本我不支持，我支持的是这些”，而且里面有我们会的新版
-const speaksModern = (e: any) => isObject(e?.rpc) && e.rpc.code === -32022 && isObject(e.rpc.data) && Array.isArray(e.rpc.data.supported) && MODERN.some((v) => (e.rpc.data.supported as unknown[]).includes(v));
+// 一个错误是不是新版服务器在说“你的版本我不支持，我支持的是这些”，而且里面有我们会的新版；
+// 或者是新版的 HTTP 服务器说“请求头里没有 MCP-Protocol-Version”（-32020）：老服务器不查这个头
+const speaksModern = (e: any) =>
+  isObject(e?.rpc) && (e.rpc.code === -32020 || (e.rpc.code === -32022 && isObject(e.rpc.data) && Array.isArray(e.rpc.data.supported) && MODERN.some((v) => (e.rpc.data.supported as unknown[]).includes(v))));
 
 type Verdict = { era: "modern"; version: string; discover: Record<string, unknown> } | { era: "retry"; version: string } | { era: "refuse"; why: string } | { era: "legacy" };
 
 // 探路的回答说明了什么。只有两种回答算新版的证据：DiscoverResult，和带 data.supported 的 -32022
-function eraOf(answer: { result?: unknown; error?: any }, requested: string): Verdict {
+function eraOf(answer: { result?: unknown; error?: any }): Verdict {
   if ("result" in answer) {
     const result = answer.result;
     if (!isObject(result) || !Array.isArray(result.supportedVersions)) return { era: "legacy" }; // 答了，可不是 DiscoverResult
@@ -329,9 +341,10 @@ function eraOf(answer: { result?: unknown; error?: any }, requested: string): Ve
   }
   const rpc = answer.error?.rpc;
   if (!isObject(rpc) || rpc.code !== -32022 || !isObject(rpc.data) || !Array.isArray(rpc.data.supported)) return { era: "legacy" };
-  // 新版服务器不支持我们报的版本：换一个它支持的再问；它只说我们不会的新版，就到此为止——退回 initialize 它也不会答应
+  // 新版服务器不接受我们报的版本：拿它列出的、我们也会的版本再问一次（列出的正是刚才报的也再问：一致性套件就这样试客户端）；
+  // 它只说我们不会的新版，就到此为止——退回 initialize 它也不会答应
   const supported = rpc.data.supported.filter((v): v is string => typeof v === "string");
-  const version = MODERN.find((v) => supported.includes(v) && v !== requested);
+  const version = MODERN.find((v) => supported.includes(v));
   if (version) return { era: "retry", version };
   if (supported.some((v) => v >= MODERN[0])) {
     const named = supported.slice(0, 8).map((v) => show(v)).join("、") + (supported.length > 8 ? ` 等 ${supported.length} 个` : ""); // 列表是它给的：只列前几个
