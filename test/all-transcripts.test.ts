@@ -37,7 +37,8 @@ const jobs = chapters.flatMap((chapter) =>
   scenariosFor(chapter, { ownOnly: ownOnly || (quick && chapter !== last) }).filter((a) => !noSandbox(a) && (!named || named.includes(a.s.name))).flatMap((a) => {
     // 每章的演示场景（第一家形状）照读者 npm run ch 的样子经过 tsx 跑：证明每一章在 Node 20 + tsx 上也跑得起来
     const demo = a.own && a.s.dir === demos.get(a.chapter);
-    return a.profiles.map((profile, i) => ({ a, profile, i, tsx: demo && i === 0 }));
+    // 快的一层不经过 tsx：每次启动都要现编译整章，二十几章就是十几秒 CPU；行为由打包后的那次运行证明
+    return a.profiles.map((profile, i) => ({ a, profile, i, tsx: demo && i === 0 && !quick }));
   }),
 );
 

@@ -1,10 +1,15 @@
 // 测试里起一个 `timeserver --http --port 0`：系统挑端口，从 stderr 那一行读出地址。
 // timeserver、SDK 对接、一致性套件几份测试共用；另有一个只防卡死的 hangGuard
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { launcher } from "../shared/scenario.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const TSX = import.meta.resolve("tsx");
+
+// 起时间服务器的命令行：和场景一样“编译一次、跑很多次”（Node 20 上打成一个 .mjs，会擦除类型的 Node 直接跑 .ts）——
+// 几十个服务器进程，每个都经过 tsx 现编译的话，光这个文件就要多花十来秒 CPU
+export const SERVER = await launcher(path.join(ROOT, "timeserver"), false);
 
 export const NOW_SHANGHAI = "2026-08-07T14:03:09+08:00";
 
@@ -15,7 +20,7 @@ export class HttpTimeserver {
   readonly exited: Promise<number | null>;
 
   constructor(env: Record<string, string> = {}) {
-    this.child = spawn(process.execPath, ["--import", TSX, "timeserver/main.ts", "--http", "--port", "0"], {
+    this.child = spawn(SERVER[0]!, [...SERVER.slice(1), "--http", "--port", "0"], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? "", ...env },
     });

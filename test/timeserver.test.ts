@@ -7,10 +7,9 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { MAX_LINE } from "../timeserver/stdio.ts";
-import { HttpTimeserver, killHttpTimeservers } from "./timeserver-lib.ts";
+import { HttpTimeserver, SERVER, killHttpTimeservers } from "./timeserver-lib.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const TSX = import.meta.resolve("tsx");
 const NOW_SHANGHAI = "2026-08-07T14:03:09+08:00";
 
 type Json = Record<string, any>;
@@ -29,7 +28,7 @@ class Server {
 
   constructor(env: Record<string, string>) {
     const base: Record<string, string> = { PATH: process.env.PATH ?? "" };
-    this.child = spawn(process.execPath, ["--import", TSX, "timeserver/main.ts"], { cwd: ROOT, env: { ...base, ...env } });
+    this.child = spawn(SERVER[0]!, SERVER.slice(1), { cwd: ROOT, env: { ...base, ...env } });
     let buf = Buffer.alloc(0);
     this.child.stdout.on("data", (chunk: Buffer) => {
       this.warm = true;
@@ -674,7 +673,7 @@ describe("timeserver --http", () => {
     last.child.kill("SIGTERM");
     assert.equal(await last.exited, 0);
     for (const args of [["--port", "80"], ["--http", "--port", "x"], ["--http", "--port", "70000"], ["--nope"]]) {
-      const bad = spawn(process.execPath, ["--import", TSX, "timeserver/main.ts", ...args], { cwd: ROOT });
+      const bad = spawn(SERVER[0]!, [...SERVER.slice(1), ...args], { cwd: ROOT });
       let err = "";
       bad.stderr.on("data", (c: Buffer) => (err += c.toString("utf8")));
       const code = await new Promise((resolve) => bad.on("close", resolve));
