@@ -9,6 +9,7 @@ import { CLOSE_GRACE_MS, type McpClient } from "./mcp-client.ts";
 import { connectMcpServers, mcpReport, type McpConnections, type McpOptions } from "./mcp.ts";
 import { ConfigError, ModelError, envInt, loadConfig, type Message } from "./model.ts";
 import { buildSystemPrompt, skillList } from "./prompt.ts";
+import { locked } from "./fs-lock.ts";
 import { guard, loadPolicy } from "./permissions.ts";
 import { Registry } from "./registry.ts";
 import { confirm, repl, type Command } from "./repl.ts";
@@ -40,10 +41,11 @@ async function main() {
   // 只有终端才能问人；输入来自管道或文件时，“要问”就等于“拒绝”
   const ask = process.stdin.isTTY ? confirm : undefined;
   const policy = await loadPolicy(process.cwd(), ask); // 没被信任的文件夹，这里会问一句要不要信任它
-  registry.register(guard(readFileTool, policy, ask));
-  registry.register(guard(bashTool, policy, ask));
-  registry.register(guard(writeFileTool, policy, ask));
-  registry.register(guard(editFileTool, policy, ask));
+  // 锁套在 guard 外面：权限的判决（解开链接、看路径在不在工作目录里）和工具用这个路径，是轮到它的同一段
+  registry.register(locked("read", guard(readFileTool, policy, ask)));
+  registry.register(locked("bash", guard(bashTool, policy, ask)));
+  registry.register(locked("write", guard(writeFileTool, policy, ask)));
+  registry.register(locked("write", guard(editFileTool, policy, ask)));
   if (skills.length > 0) registry.register(loadSkillTool(skills));
   registry.register(todoTool(new TodoList()));
   // 信号处理在连接之前就装好：握手还没完时按 Ctrl-C，已经起来的服务器也得收拾（进程钩子见 connectMcp）
