@@ -65,12 +65,12 @@ export const requirements: Requirement[] = [
   },
   {
     name: "一口气发两万个 ping 的服务器：回答它们的 POST 同时在途的有上限，警告有上限，规范的预备事件（data 为空）不算毛病，握手照样完成",
-    scenario: "hostile-http",
+    scenario: "pings",
     check(run) {
       const warnings = run.transcript.split("\n").filter((line) => line.startsWith("警告") && line.includes('"pings"'));
       if (warnings.some((line) => line.includes("不是 JSON"))) return `期望：只有 id、data 为空的事件是规范里的预备事件（留着断线续传用），跳过它，不警告；实际：${describe(warnings.find((line) => line.includes("不是 JSON")))}`;
       if (warnings.length > 30) return `期望：一个服务器的警告有上限（参考答案 20 行，之后一句“不再显示”）；实际：pings 换来 ${warnings.length} 行警告`;
-      const seen = toolResults(run, 2)[1];
+      const seen = toolResults(run, 2)[0];
       const peak = Number(seen?.match(/同时在途的请求最多 (\d+) 个/)?.[1] ?? NaN);
       if (!(peak <= 64)) return `期望：pings 握手照样完成，whoami 调得通；每个 ping 的回答是一次 POST，同时在途的要有上限（参考答案 16 个），不能两万个一起发出去；实际：模型收到 ${describe(seen)}`;
     },
