@@ -181,7 +181,7 @@ document.getElementById("f").addEventListener("load", (e) => {
     assert.ok(m, `探针没有写出结果：${dom.slice(0, 300)}`);
     const r = JSON.parse(m[1].replace(/&quot;/g, '"').replace(/&amp;/g, "&"));
     assert.equal(r.h1, "第 22 章 · MCP 客户端：接入别人的工具");
-    assert.deepEqual(r.files, ["diff-jsonrpc.ts", "diff-main.ts", "diff-mcp-client.ts", "diff-mcp-config.ts", "diff-mcp-stderr.ts", "diff-mcp-tools.ts", "diff-mcp.ts", "diff-permissions.ts"]);
+    assert.deepEqual(r.files, ["diff-jsonrpc.ts", "diff-main.ts", "diff-mcp-client.ts", "diff-mcp-config.ts", "diff-mcp-stderr.ts", "diff-mcp-tools.ts", "diff-mcp.ts", "diff-permissions.ts", "diff-repl.ts"]);
     assert.ok(r.transcripts >= 10, `转录只有 ${r.transcripts} 段`);
     assert.equal(r.prev, "21-workflow.html");
     assert.equal(r.next, "23-sandbox.html");
