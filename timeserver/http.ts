@@ -214,6 +214,8 @@ export function serveHttp(port: number): void {
       });
     },
   );
+  // 空闲连接留得比客户端久（Node 默认 5 秒，和 fetch 的 4 秒挨得太近）：客户端忙了一拍，就会在我们刚关掉的连接上发请求
+  server.keepAliveTimeout = 65_000;
   server.maxConnections = 256; // 连接数也有上限：多出来的直接断开（保持连接的客户端会开着好几个）
   server.on("error", (err: NodeJS.ErrnoException) => {
     process.stderr.write(`timeserver: 没法在 127.0.0.1:${port} 上听（${err.code ?? err.name}）\n`);

@@ -162,6 +162,10 @@ function handle(mode: string, req: http.IncomingMessage, res: http.ServerRespons
   json(res, 200, { jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: `不支持 ${msg.method}` } });
 }
 
+// 空闲的连接不按时关（Node 默认 5 秒）：忙的机器上客户端晚了一拍，会在刚被关掉的连接上发下一个请求（UND_ERR_SOCKET），
+// 检查的结论就成了机器快不快。场景结束时整个进程被结束，连接一起关掉
+server.keepAliveTimeout = 0;
+
 server.on("connection", (socket) => {
   peak = Math.max(peak, ++open);
   socket.once("close", () => open--);
