@@ -15,11 +15,11 @@ if (!impl || (mode !== "bridge" && mode !== "http") || !url) {
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 const server = mode === "bridge" ? { command: "$NODE", args: ["--import", "$TSX", "$ROOT/shared/mcp-servers/http-bridge.ts", url] } : { type: "http", url };
 
-// tools_call 的测试服务器只有一个 add_numbers：让模型调它；initialize 只看握手，一轮回答就够
+// tools_call 的测试服务器只有一个 add_numbers：让模型调它；sse-retry 的只有 test_reconnection（它的流断在回答之前，要续上）；
+// initialize 只看握手，一轮回答就够
+const call = (name: string, args: string) => [{ tool_calls: [{ name: `mcp__conf__${name}`, arguments: args }] }, { content: "{{tool:1}}" }];
 const turns =
-  scenario === "tools_call"
-    ? [{ tool_calls: [{ name: "mcp__conf__add_numbers", arguments: '{"a": 2, "b": 40}' }] }, { content: "{{tool:1}}" }]
-    : [{ content: "连上了。" }];
+  scenario === "tools_call" ? call("add_numbers", '{"a": 2, "b": 40}') : scenario === "sse-retry" ? call("test_reconnection", "{}") : [{ content: "连上了。" }];
 
 const s: Scenario = {
   chapter: "22-mcp-client",

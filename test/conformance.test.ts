@@ -101,7 +101,7 @@ describe("一致性套件：客户端场景", () => {
   // 所以 22-6 那几项 sep-2575-http-* 查的其实是桥）；22-5 直接说 HTTP
   const answers = [
     { name: "22-4-real-server", mode: "bridge", version: "2025-11-25", scenarios: ["initialize", "tools_call"] },
-    { name: "22-5-remote-http", mode: "http", version: "2025-11-25", scenarios: ["initialize", "tools_call"] },
+    { name: "22-5-remote-http", mode: "http", version: "2025-11-25", scenarios: ["initialize", "tools_call", "sse-retry"] },
     { name: "22-6-two-eras", mode: "bridge", version: "2026-07-28", scenarios: ["tools_call", "request-metadata"] },
   ].filter((a) => fs.existsSync(path.join(ROOT, "exercises", a.name, "solution")));
   // 一个场景一次套件运行，全都同时开跑（墙钟取最慢的那个），各个用例只等自己的
@@ -120,6 +120,11 @@ describe("一致性套件：客户端场景", () => {
       assert.deepEqual([...results.keys()].sort(), [...scenarios].sort());
       assert.deepEqual(problems(results, EXPECTED.client[name]), []);
       assert.ok(results.get("tools_call")?.some((c) => c.id === "tool-add-numbers" && c.status === "SUCCESS"), "模型要的 add_numbers 没调到测试服务器上");
+      if (scenarios.includes("sse-retry")) {
+        for (const id of ["client-sse-graceful-reconnect", "client-sse-retry-timing"]) {
+          assert.ok(results.get("sse-retry")?.some((c) => c.id === id && c.status === "SUCCESS"), `sse-retry 的 ${id} 没有通过：断在回答之前的流要等够 retry、带着 Last-Event-ID 续上`);
+        }
+      }
     });
   }
 });

@@ -1,6 +1,7 @@
 // 练习 22-5 的变异体：在参考答案的 http.ts 上改一处，正是 HINTS.md 提醒过的错。
 // 检查器必须认出每一个，而且是管这件事的那条要求不通过（做法和 test/mutants.test.ts 一样）。
 // 没有“响应头不来就一直等”的变异体：它要等到场景超时（30 秒）才判得出来；时限本身由 slow 那一行警告查着。
+// 没有“不等 retry 就来续”的：服务器只能看出“等得不够久”，一台忙得几百毫秒不给它 CPU 的机器会替它把时间等够，判决就随机器快慢变了。
 // 也没有“响应体不数字节”的：huge 的 80 MiB 收下以后，还有 McpClient 一行 64 MiB 的上限挡着（照样是一行带 MiB 的警告）；
 // 要让它露馅，得有一个永远写不完的响应体，把内存一直吃下去——不在一台大家共用的机器上这样试
 import assert from "node:assert/strict";
@@ -102,6 +103,22 @@ const MUTANTS: Mutant[] = [
     to: "",
     fails: "一口气发两万个 ping 的服务器",
     because: /预备事件/,
+  },
+  {
+    name: "SSE 流断在回答之前就放弃，不续传（提示 12）",
+    file: "http.ts",
+    from: "body = await this.resume(seen.lastEventId, signal);",
+    to: 'throw new TransportError("SSE 流断了");',
+    fails: "断在回答之前的 SSE 流用 Last-Event-ID 续上",
+    because: /Last-Event-ID/,
+  },
+  {
+    name: "Last-Event-ID 带的是第一个事件的 id，不是最后一个（提示 12）",
+    file: "sse.ts",
+    from: 'if (!id.includes("\\0")) seen.lastEventId = id;',
+    to: 'if (!id.includes("\\0")) seen.lastEventId ??= id;',
+    fails: "断在回答之前的 SSE 流用 Last-Event-ID 续上",
+    because: /cut-2/,
   },
 ];
 

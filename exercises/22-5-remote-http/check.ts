@@ -9,6 +9,7 @@ const warningAbout = (run: RunResult, server: string) => run.transcript.split("\
 
 // 不守规矩的服务器各自该换来的那行警告里，要说到的东西
 const HOSTILE: { server: string; what: string; says: RegExp; hint: string }[] = [
+  { server: "cutloop", what: "SSE 流一断再断，续上的流也什么都不给", says: /续/, hint: "续传也要有个头：接连几次续上的流什么也没带来（参考答案 5 次），就不再续，说一声" },
   { server: "endless", what: "SSE 里一个接一个的通知、等不到回答", says: /MiB|上限|太大|太长/, hint: "整条 SSE 流也有上限（比如 64 MiB），到了就不再读，说出上限" },
   { server: "gone", what: "会话一直 404", says: /404/, hint: "404 就重新 initialize、再发一次，只重来一次；还是 404 就放弃，说出 404" },
   { server: "html", what: "Content-Type 是 text/html", says: /text\/html|Content-Type/i, hint: "只收 application/json 和 text/event-stream，别的说出收到的 Content-Type" },
@@ -47,7 +48,7 @@ export const requirements: Requirement[] = [
     },
   },
   {
-    name: "不守规矩的远程服务只换来一行警告或一个错误结果：SSE 等不到回答、Content-Type 不对、响应体太大、会话一直 404、叫你跳转、响应头不来、调用一去不回，harness 照常回答、自己退出",
+    name: "不守规矩的远程服务只换来一行警告或一个错误结果：SSE 等不到回答、断了续不上、Content-Type 不对、响应体太大、会话一直 404、叫你跳转、响应头不来、调用一去不回，harness 照常回答、自己退出",
     scenario: "hostile-http",
     check(run) {
       const stalled = toolResults(run, 2)[0];
@@ -73,6 +74,17 @@ export const requirements: Requirement[] = [
       const seen = toolResults(run, 2)[0];
       const peak = Number(seen?.match(/同时在途的请求最多 (\d+) 个/)?.[1] ?? NaN);
       if (!(peak <= 64)) return `期望：pings 握手照样完成，whoami 调得通；每个 ping 的回答是一次 POST，同时在途的要有上限（参考答案 16 个），不能两万个一起发出去；实际：模型收到 ${describe(seen)}`;
+    },
+  },
+  {
+    name: "断在回答之前的 SSE 流用 Last-Event-ID 续上：等够服务器的 retry，GET 同一个地址，回答在续上的流里来",
+    scenario: "resume",
+    check(run) {
+      const seen = toolResults(run, 2)[0];
+      if (!seen?.includes("续传：GET 带着 Last-Event-ID: cut-2")) {
+        return `期望：cut 的 tools/call 只发了预备事件（id cut-1）和一个进度通知（id cut-2）就关上了流；客户端记下最后一个事件 id，GET 同一个地址、带上会话号、协议版本头和 “Last-Event-ID: cut-2”，回答在那条流里来，whoami 报出 “续传：GET 带着 Last-Event-ID: cut-2”；实际：模型收到 ${describe(seen)}`;
+      }
+      if (!seen.includes("等够了")) return `期望：断开以后先等够流里 retry: 说的毫秒数再续（规范要求）；实际：${describe(seen)}`;
     },
   },
 ];

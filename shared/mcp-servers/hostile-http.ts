@@ -12,6 +12,10 @@
 //   pings    initialize 用 SSE 答：先是规范里的预备事件（只有 id，data 是空的），再一口气两万个 ping 请求，最后才是回答；
 //            之后和 forget 一样正经（不健忘），whoami 另报出这个模式同时在途的请求最多几个。
 //            每个 ping 的回答都是一次 POST：不限在途回答的客户端会同时发出几千个
+//   cut      和 forget 一样正经（不健忘），可 tools/call 的 SSE 只发预备事件（id cut-1，retry: 300）和一个进度通知（id cut-2）就关上，
+//            回答留给续传：GET 同一个地址、带着会话号、协议版本头和 Last-Event-ID: cut-2（收到的最后一个事件），回答才在那条流上来。
+//            whoami 报出续传时带的 Last-Event-ID，和断开以后等没等够 retry 说的时间
+//   cutloop  initialize 的 SSE 只有一个预备事件（retry: 0）就关上；来续的 GET 也一样，一次又一次：续传也得有个头
 // 启动后在 stderr 上报一行地址（场景的运行器从这一行读端口）；之后只在收到 DELETE 时记一行。只用标准库。
 import http from "node:http";
 
@@ -29,6 +33,8 @@ const initializes = new Map<string, number>();
 const deleted: string[] = [];
 const active = new Map<string, number>(); // 每个模式此刻在途的请求（收到了、还没答完）
 const peaks = new Map<string, number>(); // 和它的最大值
+const CUT_RETRY_MS = 300; // cut 模式让客户端断开以后至少等这么久再续
+const cuts = new Map<string, { id: Msg["id"]; at: number }>(); // cut 模式：会话号 → 断在回答之前的那个调用，和断开的时刻
 
 // 量数字用（HOSTILE_HTTP_STATS=1）：同时开着的连接最多几个，退出前写在 stderr 上。场景不设它，转录里没有这一行
 let open = 0;
@@ -65,7 +71,7 @@ const rpcError = (id: unknown, message: string) => ({ jsonrpc: "2.0", id: id ?? 
 
 function handle(mode: string, req: http.IncomingMessage, res: http.ServerResponse, body: string) {
   if (mode === "moved") return void res.writeHead(307, { Location: "/forget/mcp" }).end();
-  if (!["forget", "gone", "html", "huge", "endless", "stall", "pings"].includes(mode)) return json(res, 404, rpcError(null, `没有这个模式：${mode}`));
+  if (!["forget", "gone", "html", "huge", "endless", "stall", "pings", "cut", "cutloop"].includes(mode)) return json(res, 404, rpcError(null, `没有这个模式：${mode}`));
   const sid = req.headers["mcp-session-id"];
   if (req.method === "DELETE") {
     if (typeof sid === "string" && sessions.delete(`${mode} ${sid}`)) {
@@ -75,6 +81,8 @@ function handle(mode: string, req: http.IncomingMessage, res: http.ServerRespons
     } else res.writeHead(404).end();
     return;
   }
+  if (req.method === "GET" && mode === "cut") return resume(req, res, sid);
+  if (mode === "cutloop" && req.method !== "DELETE") return primeAndClose(res);
   if (req.method !== "POST") return void res.writeHead(405, { Allow: "POST, DELETE" }).end();
   const accept = String(req.headers.accept ?? "");
   if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
@@ -136,6 +144,13 @@ function handle(mode: string, req: http.IncomingMessage, res: http.ServerRespons
     return json(res, 200, { jsonrpc: "2.0", id: msg.id, result: { tools } });
   }
   if (msg.method === "tools/call" && mode === "stall") return; // 不回答，也不关连接
+  if (msg.method === "tools/call" && mode === "cut") {
+    res.writeHead(200, { "Content-Type": "text/event-stream" });
+    res.write(`id: cut-1\nretry: ${CUT_RETRY_MS}\ndata: \n\n`);
+    res.write(`id: cut-2\nevent: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } })}\n\n`);
+    cuts.set(sid, { id: msg.id, at: performance.now() });
+    return void res.end(); // 回答之前就关上：回答等客户端来续
+  }
   if (msg.method === "tools/call") {
     // 服务器“重启过”：这个会话的第一个调用答 404，它已经不认得这个会话了
     if (++session.calls === 1 && sid === "s1" && mode === "forget") {
@@ -160,6 +175,32 @@ function handle(mode: string, req: http.IncomingMessage, res: http.ServerRespons
     return void res.end();
   }
   json(res, 200, { jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: `不支持 ${msg.method}` } });
+}
+
+// 一条只有预备事件的 SSE 流，发完就关：没有回答，也没有别的消息
+let primes = 0;
+function primeAndClose(res: http.ServerResponse) {
+  res.writeHead(200, { "Content-Type": "text/event-stream" });
+  res.end(`id: loop-${++primes}\nretry: 0\ndata: \n\n`);
+}
+
+// cut 模式的续传：GET 带着会话号、协议版本头和 Last-Event-ID，回答在这条新的 SSE 流上来
+function resume(req: http.IncomingMessage, res: http.ServerResponse, sid: unknown) {
+  const session = typeof sid === "string" ? sessions.get(`cut ${sid}`) : undefined;
+  const cut = typeof sid === "string" ? cuts.get(sid) : undefined;
+  if (!session || !cut) return json(res, 404, rpcError(null, "这个会话没有断在半路的调用"));
+  if (req.headers["mcp-protocol-version"] !== session.version) return json(res, 400, rpcError(null, `MCP-Protocol-Version 头要是 ${session.version}`));
+  const last = req.headers["last-event-id"];
+  if (last !== "cut-2") return json(res, 400, rpcError(null, `Last-Event-ID 要是收到的最后一个事件 cut-2，收到的是 ${String(last ?? "（没有）")}`));
+  cuts.delete(session.id);
+  // clock-ok: 只查下限——客户端断开以后至少等了 retry 说的时间（留 50 毫秒给计时器的误差）；机器再慢也只会等得更久
+  const waited = performance.now() - cut.at;
+  const facts = [
+    `续传：GET 带着 Last-Event-ID: ${last}`,
+    waited >= CUT_RETRY_MS - 50 ? `断开以后等够了 retry 说的 ${CUT_RETRY_MS} 毫秒` : `断开以后只等了 ${Math.round(waited)} 毫秒就来续，retry 说的是 ${CUT_RETRY_MS}`,
+  ];
+  res.writeHead(200, { "Content-Type": "text/event-stream" });
+  res.end(`id: cut-3\nevent: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: cut.id, result: { content: [{ type: "text", text: facts.join("\n") }] } })}\n\n`);
 }
 
 // 空闲的连接不按时关（Node 默认 5 秒）：忙的机器上客户端晚了一拍，会在刚被关掉的连接上发下一个请求（UND_ERR_SOCKET），

@@ -6,9 +6,10 @@
 import type { ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { PassThrough, Writable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 import { LineSplitter, MAX_LINE, type Id } from "./jsonrpc.ts";
 import type { ServerConfig } from "./mcp-config.ts";
-import { LineTooLongError, readSSE, StreamEndedError } from "./sse.ts";
+import { LineTooLongError, readSSE, StreamEndedError, type Resumable } from "./sse.ts";
 import { safeLine } from "./terminal.ts";
 
 export interface HttpConfig extends ServerConfig {
@@ -55,6 +56,10 @@ const DELETE_WAIT_MS = 1000;
 export const MAX_REPLIES = 16;
 // 一个远程服务的警告最多印这么多行，之后说一声就不再印：一个服务器的毛病不该刷掉用户的整个屏幕
 export const MAX_WARNINGS = 20;
+// SSE 流断在回答之前：服务器给过事件 id，就隔一会儿用 GET 带上 Last-Event-ID 续上（规范的“续传”）。
+// 服务器没说隔多久（retry:）就等一秒；接连这么多次续上的流什么也没带来，就不再续
+const RETRY_MS = 1000;
+export const MAX_RESUMES = 5;
 
 class TransportError extends Error {}
 
@@ -148,7 +153,7 @@ class HttpServerProcess extends EventEmitter {
         response = await this.post(body, controller.signal, true);
         if (response.status === 404) throw new TransportError(`会话失效了（HTTP 404），重新握手以后还是 ${await refusal(response)}，不再重试`);
       }
-      const answered = await this.answer(response, id, (m) => this.deliver(m));
+      const answered = await this.answer(response, id, (m) => this.deliver(m), controller.signal);
       if (!answered) throw new TransportError(`回答里没有这个请求（id ${JSON.stringify(id)}）的响应`);
       if (method === "initialize") this.agreed(response, answered);
       this.deliver(answered);
@@ -199,14 +204,14 @@ class HttpServerProcess extends EventEmitter {
     this.session = undefined;
     const id = `重新握手-${++this.renewals}`;
     const response = await this.post(JSON.stringify({ ...this.initialize, id }), signal, false);
-    const answer = await this.answer(response, id, (m) => this.deliver(m));
+    const answer = await this.answer(response, id, (m) => this.deliver(m), signal);
     if (!answer || answer.error !== undefined) throw new TransportError(`会话失效了（HTTP 404），重新握手没有成功`);
     this.agreed(response, answer);
     if (this.initialized) await this.tell({ method: "notifications/initialized" }, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
   }
 
   // 读一个请求的回答：JSON 或者 SSE。流里别的消息（通知、服务器的请求）照样交给 McpClient；等到 id 对得上的响应就不再读
-  private async answer(response: Response, id: Id, other: (m: Message) => void): Promise<Message | undefined> {
+  private async answer(response: Response, id: Id, other: (m: Message) => void, signal: AbortSignal): Promise<Message | undefined> {
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel();
       const to = JSON.stringify(clip(response.headers.get("location") ?? "（没说）"));
@@ -230,20 +235,29 @@ class HttpServerProcess extends EventEmitter {
       }
       return mine;
     }
-    if (type === "text/event-stream" && response.body) {
-      let size = 0;
-      const max = this.maxBody;
-      const counted = response.body.pipeThrough(
-        new TransformStream<Uint8Array, Uint8Array>({
-          transform(chunk, stream) {
-            size += chunk.length;
-            if (size > max) stream.error(new TransportError(`SSE 流超过 ${max / 1024 / 1024} MiB 还没有等到回答，不再读下去`));
-            else stream.enqueue(chunk);
-          },
-        }),
-      );
+    if (type === "text/event-stream" && response.body) return this.events(response.body, id, other, signal);
+    await response.body?.cancel();
+    throw new TransportError(`回答的 Content-Type 是 ${JSON.stringify(response.headers.get("content-type") ?? "（没有）")}，要的是 application/json 或 text/event-stream`);
+  }
+
+  // 一条 SSE 流里等 id 的回答。流正常结束了、回答还没来：服务器给过事件 id 的话，等它说的 retry 毫秒，
+  // GET 同一个地址、带上 Last-Event-ID 续上，接着等。整条流（连同续上的）合起来不超过 maxBody
+  private async events(body: ReadableStream<Uint8Array>, id: Id, other: (m: Message) => void, signal: AbortSignal): Promise<Message> {
+    const seen: Resumable = {};
+    let size = 0;
+    const max = this.maxBody;
+    const count = () =>
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, stream) {
+          size += chunk.length;
+          if (size > max) stream.error(new TransportError(`SSE 流超过 ${max / 1024 / 1024} MiB 还没有等到回答，不再读下去`));
+          else stream.enqueue(chunk);
+        },
+      });
+    for (let fruitless = 0; ; ) {
+      let messages = 0;
       try {
-        for await (const data of readSSE(counted)) {
+        for await (const data of readSSE(body.pipeThrough(count()), undefined, seen)) {
           if (data === "") continue; // 规范里的“预备”事件：只有 id（也许还有 retry），data 是空的，留着断线时续上用
           let m: unknown;
           try {
@@ -253,15 +267,31 @@ class HttpServerProcess extends EventEmitter {
             continue;
           }
           if (isObject(m) && m.id === id && m.method === undefined) return m; // 跳出循环就取消了这条流：不等服务器自己关
+          messages++;
           other(m as Message);
         }
       } catch (e) {
         if (e instanceof LineTooLongError || !(e instanceof StreamEndedError)) throw e; // 只有“流正常结束了”才往下走
       }
-      throw new TransportError("SSE 流结束了，没有等到回答（这个客户端不会用 Last-Event-ID 续上断掉的流）");
+      if (seen.lastEventId === undefined) throw new TransportError("SSE 流结束了，没有等到回答（流里没有事件 id，续不上）");
+      fruitless = messages > 0 ? 0 : fruitless + 1;
+      if (fruitless > MAX_RESUMES) throw new TransportError(`SSE 流断了，接连续上 ${MAX_RESUMES} 次什么也没等到，不再续`);
+      await sleep(seen.retry ?? RETRY_MS, undefined, { signal }); // 规范：至少等服务器说的那么久
+      body = await this.resume(seen.lastEventId, signal);
     }
+  }
+
+  // 续传：GET 同一个地址，Last-Event-ID 说我们收到了哪里；回答的只能是一条 SSE 流
+  private async resume(lastEventId: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    const headers: Record<string, string> = { ...this.config.headers, Accept: "text/event-stream", "Last-Event-ID": lastEventId };
+    if (this.session !== undefined) headers["Mcp-Session-Id"] = this.session;
+    if (this.version !== undefined) headers["MCP-Protocol-Version"] = this.version;
+    const response = await fetch(this.config.url, { method: "GET", headers, signal, redirect: "manual" });
+    const type = (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+    if (response.ok && type === "text/event-stream" && response.body) return response.body;
+    const why = response.ok ? `Content-Type 是 ${JSON.stringify(response.headers.get("content-type") ?? "（没有）")}` : await refusal(response);
     await response.body?.cancel();
-    throw new TransportError(`回答的 Content-Type 是 ${JSON.stringify(response.headers.get("content-type") ?? "（没有）")}，要的是 application/json 或 text/event-stream`);
+    throw new TransportError(`SSE 流断在回答之前，带着 Last-Event-ID 续的时候服务器答 ${why}`);
   }
 
   // 一条消息交给 McpClient：一行一个 JSON，和子进程写在 stdout 上的一样
