@@ -169,11 +169,11 @@ for (const dir of copies) {
     });
 
     // issue 28：替人跑命令的程序。原来 deny 只看见 sudo、busybox，看不见里面的 rm
-    const runners = ["sudo rm v", "sudo -u root rm v", "doas rm v", "busybox rm v", "stdbuf -o0 rm v", "setsid rm v", "ionice -c3 rm v", "taskset 1 rm v",
+    const viaRunner = ["sudo rm v", "sudo -u root rm v", "doas rm v", "busybox rm v", "stdbuf -o0 rm v", "setsid rm v", "ionice -c3 rm v", "taskset 1 rm v",
       "flock /tmp/l rm v", "chrt 1 rm v", "unshare rm v", "script -c 'rm v'", "watch rm v", "watch -n 1 'rm v'", "strace rm v", "su -c 'rm v'",
       "runuser -u me rm v", "systemd-run rm v", "parallel rm ::: v", "xargs -n 1 rm", "sudo env rm v", "sudo bash -c 'rm v'", "sudo /bin/rm v", "sudo sudo rm v"];
     it("替人跑命令的程序（sudo、busybox、flock、su -c…）：里面的 rm 照样被 deny、ask 拦下；带模式的 allow 放不行；里面不是 rm 的要问，不是拒绝", async () => {
-      for (const line of runners) {
+      for (const line of viaRunner) {
         assert.equal(await bash({ allow: ["bash"], deny: ["bash(rm *)"] }, line), "deny", line);
         assert.equal(await bash({ allow: ["bash"], ask: ["bash(rm *)"] }, line), "ask", line);
         assert.equal(await bash({ deny: ["bash(rm *)"] }, line), "deny", line);
