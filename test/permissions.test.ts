@@ -75,10 +75,12 @@ for (const dir of copies) {
     it("splitCommand：命令替换、反引号、进程替换、写文件的重定向是 unsafe；引号不配对返回 undefined", () => {
       for (const line of ["echo $(id)", 'echo "$(id)"', "echo `id`", "diff <(ls) b", "tee >(cat)", "echo hi > out.txt", "echo hi>>out", "ls &> out", "ls >& out",
         "cat <<EOF\n'\nEOF\nrm -rf / #'", "cat <<< x", "git $'\\x70ush'", 'git $"push"', "{rm,x}", "rm${IFS}x", "echo $HOME", "ls \\\nrm", "(rm x)", "/bin/r? x", "FOO=1 git status",
-        "env FOO=1 git push", "env -S 'rm x'", "nice -n 5 rm x", "ls | xargs rm", "find . -exec rm {} \\;", "find . -delete", "bash -c 'ls'", "sh -ec ls", "eval ls", "git -c alias.x='!id' x", "git -C sub -c core.fsmonitor=id status"]) {
+        "env FOO=1 git push", "env -S 'rm x'", "nice -n 5 rm x", "ls | xargs rm", "find . -exec rm {} \\;", "find . -delete", "bash -c 'ls'", "sh -ec ls", "eval ls", "git -c alias.x='!id' x", "git -C sub -c core.fsmonitor=id status",
+        "sudo ls", "busybox ls", "su -c ls", "python3 -c 1", "perl -e 1", "node -p 1", "awk '{print}' f", "sed -n 1p f", "echo ls | sh", "bash -s", "python3 -"]) {
         assert.equal(split(line)?.unsafe, true, line);
       }
-      for (const line of ["echo '$(id)'", "echo \\$HOME", "ls 2>&1", "ls >&2", "ls &>/dev/null", "ls *.txt", "git -C sub status", "env git status", "timeout 5 npm test"]) assert.equal(split(line)?.unsafe, false, line);
+      for (const line of ["echo '$(id)'", "echo \\$HOME", "ls 2>&1", "ls >&2", "ls &>/dev/null", "ls *.txt", "git -C sub status", "env git status", "timeout 5 npm test",
+        "python3 x.py", "node --version", "bash x.sh", "perl -w x.pl"]) assert.equal(split(line)?.unsafe, false, line);
       assert.equal(split("echo 'oops"), undefined);
       assert.equal(split('echo "oops'), undefined);
     });
@@ -129,7 +131,7 @@ for (const dir of copies) {
       assert.equal(await bash({ allow: ["bash(git status)"] }, "env git status"), "allow");
     });
 
-    it("splitCommand：关键字和 ! 不是命令，后面的才是；FOO=1 去掉再比；路径写的命令名和 git 的全局选项另有一种读法给 deny、ask", () => {
+    it("splitCommand：关键字和 ! 不是命令，后面的才是；FOO=1 去掉再比；路径写的命令名和 git 的全局选项另有一种读法给 deny、ask；sudo 里面那条从哪个词起都拿去比", () => {
       const cases: [string, string[], string[], boolean][] = [
         ["if :; then rm v; fi", [":", "rm v"], [], false],
         ["! rm v", ["rm v"], [], false],
@@ -139,6 +141,10 @@ for (const dir of copies) {
         ["/bin/rm v", ["/bin/rm v"], ["rm v"], false],
         ["git -C . push", ["git -C . push"], ["git push"], false],
         ["git --no-pager -P push origin", ["git --no-pager -P push origin"], ["git push origin"], false],
+        ["sudo -u root rm v", ["sudo -u root rm v", "root rm v", "rm v", "v"], [], true],
+        ["su -c 'rm v'", ["su -c 'rm v'", "'rm v'", "rm v"], [], true],
+        ["sudo env /bin/rm v", ["sudo env /bin/rm v", "/bin/rm v"], ["rm v"], true],
+        ["python3 -c 'import os'", ["python3 -c 'import os'"], [], true],
       ];
       for (const [line, commands, readings, unsafe] of cases) assert.deepEqual(shell.splitCommand(line), { commands, readings, unsafe }, line);
     });
@@ -160,6 +166,42 @@ for (const dir of copies) {
       assert.equal(await bash({ allow: ["bash"], deny: ["bash(rm *)"] }, "/bin/ls v"), "allow");
       assert.equal(await bash({ allow: ["bash(./run.sh *)"] }, "./run.sh x"), "allow");
       assert.equal(await bash({ allow: ["bash"] }, "rm${IFS}v"), "allow", "只写工具名、又没有别的规则管着：本来就放行一切");
+    });
+
+    // issue 28：替人跑命令的程序。原来 deny 只看见 sudo、busybox，看不见里面的 rm
+    const viaRunner = ["sudo rm v", "sudo -u root rm v", "doas rm v", "busybox rm v", "stdbuf -o0 rm v", "setsid rm v", "ionice -c3 rm v", "taskset 1 rm v",
+      "flock /tmp/l rm v", "chrt 1 rm v", "unshare rm v", "script -c 'rm v'", "watch rm v", "watch -n 1 'rm v'", "strace rm v", "su -c 'rm v'",
+      "runuser -u me rm v", "systemd-run rm v", "parallel rm ::: v", "xargs -n 1 rm", "sudo env rm v", "sudo bash -c 'rm v'", "sudo /bin/rm v", "sudo sudo rm v"];
+    it("替人跑命令的程序（sudo、busybox、flock、su -c…）：里面的 rm 照样被 deny、ask 拦下；带模式的 allow 放不行；里面不是 rm 的要问，不是拒绝", async () => {
+      for (const line of viaRunner) {
+        assert.equal(await bash({ allow: ["bash"], deny: ["bash(rm *)"] }, line), "deny", line);
+        assert.equal(await bash({ allow: ["bash"], ask: ["bash(rm *)"] }, line), "ask", line);
+        assert.equal(await bash({ deny: ["bash(rm *)"] }, line), "deny", line);
+        assert.equal(await bash({ allow: ["bash(ls*)", `bash(${line.split(" ")[0]} *)`] }, line), "ask", line);
+      }
+      assert.equal(await bash({ allow: ["bash"], deny: ["bash(rm *)"] }, "sudo ls"), "ask");
+      assert.equal(await bash({ allow: ["bash(sudo *)", "bash(ls*)"] }, "sudo ls"), "ask");
+      assert.equal(await bash({ allow: ["bash"] }, "sudo ls"), "allow", "只写工具名、又没有别的规则管着：本来就放行一切");
+    });
+
+    // 命令行上（或者从管道读进来）的代码：规则看不见里面做什么
+    const inline = [`python3 -c "import os; os.remove('v')"`, "python3.12 -Sc 1", "perl -e 'unlink q(v)'", "perl -pi -e s/a/b/ f", "ruby -e 1", "node -e 1",
+      "node -pe 1", "node --eval=1", "php -r 1", `awk 'BEGIN{system("rm v")}'`, "gawk 1 f", "sed -n 1e f", "echo 'rm v' | sh", "cat x | bash", "bash -s", "cat x | python3 -"];
+    it("解释器跑命令行上的代码（python3 -c、perl -e、node -e、awk、sed、管道进 sh）：有带模式的 deny 就问，带模式的 allow 放不行", async () => {
+      for (const line of inline) {
+        assert.equal(await bash({ allow: ["bash"], deny: ["bash(rm *)"] }, line), "ask", line);
+        const name = line.split(" | ").at(-1)!.split(" ")[0];
+        assert.equal(await bash({ allow: ["bash(echo *)", "bash(cat *)", `bash(${name} *)`] }, line), "ask", line);
+        assert.equal(await bash({ allow: ["bash"] }, line), "allow", line);
+      }
+      for (const line of ["python3 x.py", "node --version", "bash x.sh", "perl -w x.pl"]) assert.equal(await bash({ allow: [`bash(${line.split(" ")[0]} *)`] }, line), "allow", line);
+    });
+
+    it("包装套包装几万层：不撑爆栈，读不到底的一律问", async () => {
+      for (const line of ["env ".repeat(20000) + "rm v", "! ".repeat(50) + "rm v", "sudo -u root ".repeat(50) + "rm v", "eval ".repeat(50) + "rm v"]) {
+        assert.equal(split(line)?.unsafe, true, line.slice(0, 20));
+        assert.equal(await bash({ allow: ["bash"], deny: ["bash(rm *)"] }, line), "ask", line.slice(0, 20));
+      }
     });
 
     it("git：全局选项换不了主语；会去跑别的程序的选项和子命令在 allow bash(git *) 下也要问", async () => {

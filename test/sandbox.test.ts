@@ -142,4 +142,13 @@ describe("沙箱开着时的规则", () => {
     assert.equal(decideSandboxed({ command: "git push" }, { ask: ["bash(git push*)"] }), "ask");
     assert.equal(decideSandboxed({ path: "a.txt", content: "x" }, {}, "write_file"), "ask");
   });
+
+  it("sudo、busybox 里面那条照样被 deny、ask 看见；看不清的命令（sudo ls、perl -e）有规则管着就问，没有就在沙箱里跑", () => {
+    assert.equal(decideSandboxed({ command: "sudo rm x" }, { deny: ["bash(rm *)"] }), "deny");
+    assert.equal(decideSandboxed({ command: "busybox sh -c 'git push'" }, { ask: ["bash(git push*)"] }), "ask");
+    assert.equal(decideSandboxed({ command: "sudo ls" }, { deny: ["bash(rm *)"] }), "ask");
+    assert.equal(decideSandboxed({ command: "perl -e 'unlink q(x)'" }, { deny: ["bash(rm *)"] }), "ask");
+    assert.equal(decideSandboxed({ command: "perl -e 'unlink q(x)'" }), "allow");
+    assert.equal(decideSandboxed({ command: "unlink x" }, { deny: ["bash(rm *)"] }), "allow", "规则只认拼写：这一条交给沙箱");
+  });
 });

@@ -225,7 +225,7 @@ export function guard(tool: Tool, policy: Policy, confirm: Confirm): Tool {
 // 没有终端时，告诉模型（再由它转告用户）怎样才能放行
 function howToAllow(tool: string, why: Verdict["why"], rule: string | undefined, suggest: string[] = []): string {
   if (why === "config") return "这是在改 harness 的规则、git 的配置、环境文件或给 agent 的说明，不管规则怎么写都要用户在终端上确认；请用户自己修改。";
-  if (why === "unsafe") return "命令里有规则看不清的写法（$(…)、反引号、heredoc、$'…'、花括号或 $ 展开、续行、写进文件的重定向，或者包在 env、xargs、bash -c、eval 之类里面），规则不会自动放行这种命令；换成简单直白的写法，或者请用户在终端上运行。";
+  if (why === "unsafe") return "命令里有规则看不清的写法（$(…)、反引号、heredoc、$'…'、花括号或 $ 展开、续行、写进文件的重定向，包在 env、xargs、sudo、bash -c、eval 之类里面，或者 python -c、awk 这样写在命令行上的代码），规则不会自动放行这种命令；换成简单直白的写法，或者请用户在终端上运行。";
   if (why === "broken") return `权限规则 "${rule}" 看不懂，为了不放松限制，${tool} 每次都要用户确认；请用户修好这条规则。`;
   if (rule) return `ask 规则 "${rule}" 要求每次都由用户确认。`;
   const rules = suggest.map((s) => JSON.stringify(s)).join("、");

@@ -8,9 +8,10 @@ export interface Split {
   unsafe: boolean; // 有规则看不清的东西，带模式的 allow 不能放行
 }
 
-// 在引号外的 ; && || | & 和换行处断开，包在 env、xargs、bash -c 之类里面的命令拆出来，按它真正要跑的那条比。
+// 在引号外的 ; && || | & 和换行处断开，包在 env、xargs、sudo、bash -c 之类里面的命令拆出来，按它真正要跑的那条比。
 // unsafe：命令替换 $(…)、反引号、进程替换 <(…)、写进文件的重定向、heredoc、$'…' 和 $"…"、花括号和 ${…}、$变量、
-// 续行、括号、通配符当命令名、开头的 FOO=1、for/case、会去跑别的程序的 git 选项……拿不准的一律算。
+// 续行、括号、通配符当命令名、开头的 FOO=1、for/case、sudo 这类替人跑命令的、python -c 这类命令行上的代码、
+// 会去跑别的程序的 git 选项……拿不准的一律算。
 // 引号不配对返回 undefined
 export function splitCommand(line: string): Split | undefined {
   const split = splitWords(line);
@@ -21,7 +22,7 @@ export function splitCommand(line: string): Split | undefined {
   return { commands, readings, unsafe: split.unsafe };
 }
 
-function splitWords(line: string): { commands: string[][]; unsafe: boolean } | undefined {
+function splitWords(line: string, depth = 0): { commands: string[][]; unsafe: boolean } | undefined {
   const commands: string[][] = [[]];
   let word: string | undefined; // 正在拼的词；undefined 表示在词与词之间
   let quote = "";
@@ -86,7 +87,7 @@ function splitWords(line: string): { commands: string[][]; unsafe: boolean } | u
   }
   if (quote) return undefined;
   endWord();
-  const unwrapped = commands.filter((words) => words.length > 0).map(unwrap);
+  const unwrapped = commands.filter((words) => words.length > 0).map((words) => unwrap(words, depth));
   return { commands: unwrapped.flatMap((u) => u.commands), unsafe: unsafe || unwrapped.some((u) => u.unsafe) };
 }
 
@@ -96,14 +97,30 @@ const KEYWORDS = new Set(["if", "then", "elif", "else", "fi", "while", "until", 
 const OPAQUE = new Set(["for", "case", "esac", "select", "function", "coproc"]);
 
 // 包装命令本身不做事，做事的是它后面那条：env git push 要按 git push 比。
-// 还会从输入里添参数、或者换着法子跑命令的（xargs、find -exec、bash -c、eval），拆出来给 deny 比，但一定要问
+// 还会换着法子跑命令的（find -exec、bash -c、eval，下面的 RUNNERS），拆出来给 deny 比，但一定要问
 const WRAPPERS = new Set(["env", "command", "exec", "nice", "time", "timeout", "nohup", "builtin"]);
 
-function unwrap(words: string[]): { commands: string[][]; unsafe: boolean } {
-  if (KEYWORDS.has(words[0])) return words.length > 1 ? unwrap(words.slice(1)) : { commands: [], unsafe: false };
+// 把自己的参数当成一条命令去跑的程序。选项各有各的参数（sudo -u root rm、flock 锁文件 rm、chrt 1 rm），内层命令从哪个词起
+// 只能猜：从头 REACH 个不是选项的词起的每一段都拆出来给 deny、ask 比（错拒是安全的一边），整条一定要问
+const RUNNERS = new Set(["xargs", "sudo", "doas", "su", "runuser", "pkexec", "setpriv", "chroot", "nsenter", "unshare", "busybox", "stdbuf",
+  "setsid", "ionice", "taskset", "chrt", "prlimit", "flock", "script", "watch", "strace", "ltrace", "systemd-run", "parallel"]);
+const REACH = 8;
+
+// 解释器的这些选项后面是一段代码（python3 -c、perl -e、node -p、php -r），awk、sed 的程序本身就写在命令行上（system()、
+// sed 的 e 命令）；没有程序文件、或者程序是 - 的，从标准输入读代码（curl … | sh）。里面跑什么，规则都看不见
+const INLINE: Record<string, RegExp> = { python: /^-\w*c/, perl: /^-\w*[eE]/, ruby: /^-\w*e/, node: /^(-\w*[ep]|--eval|--print)/, php: /^-\w*r/,
+  lua: /^-\w*e/, awk: /^/, gawk: /^/, mawk: /^/, nawk: /^/, sed: /^/, sh: /^-\w*s/, bash: /^-\w*s/, zsh: /^-\w*s/, dash: /^-\w*s/ };
+
+// 包装套包装最多读这么多层，再深的不读、一律问：env env env … 几万层也撑不爆栈
+const DEEPEST = 16;
+
+function unwrap(words: string[], depth: number): { commands: string[][]; unsafe: boolean } {
+  if (depth > DEEPEST) return { commands: [words], unsafe: true };
+  const deeper = (rest: string[]) => unwrap(rest, depth + 1);
+  if (KEYWORDS.has(words[0])) return words.length > 1 ? deeper(words.slice(1)) : { commands: [], unsafe: false };
   if (OPAQUE.has(words[0])) return { commands: [words], unsafe: true };
   // FOO=x cmd：环境变量能改掉命令的行为（PATH=.、GIT_SSH_COMMAND=…），拿不准；deny 比的是后面那条命令
-  if (/^[A-Za-z_]\w*=/.test(words[0])) return { commands: words.length > 1 ? unwrap(words.slice(1)).commands : [words], unsafe: true };
+  if (/^[A-Za-z_]\w*=/.test(words[0])) return { commands: words.length > 1 ? deeper(words.slice(1)).commands : [words], unsafe: true };
   const [name, ...rest] = words;
   const base = name.split("/").pop()!;
   const unsafe = /[*?[]/.test(name); // 命令名带通配符：/bin/r? 也许就是 /bin/rm
@@ -124,22 +141,33 @@ function unwrap(words: string[]): { commands: string[][]; unsafe: boolean } {
     }
     if (base === "timeout" && /^\d/.test(rest[i] ?? "")) i++;
     if (i >= rest.length) return { commands: [words], unsafe: odd }; // 只有包装没有命令：env、time 自己就是命令
-    const inner = unwrap(rest.slice(i));
+    const inner = deeper(rest.slice(i));
     return { commands: inner.commands, unsafe: odd || inner.unsafe };
   }
-  const nested = (text: string) => ({ commands: splitWords(text)?.commands ?? [[text]], unsafe: true });
+  const nested = (text: string) => splitWords(text, depth + 1)?.commands ?? [[text]];
   if ((base === "sh" || base === "bash" || base === "zsh" || base === "dash") && rest.some((w) => /^-\w*c/.test(w))) {
     const script = rest[rest.findIndex((w) => /^-\w*c/.test(w)) + 1] ?? "";
-    return nested(script);
+    return { commands: nested(script), unsafe: true };
   }
-  if (base === "eval") return nested(rest.join(" "));
-  if (base === "xargs") {
-    const i = rest.findIndex((w) => !w.startsWith("-"));
-    return { commands: [words, ...(i >= 0 ? unwrap(rest.slice(i)).commands : [])], unsafe: true };
+  if (base === "eval") return { commands: nested(rest.join(" ")), unsafe: true };
+  if (RUNNERS.has(base)) {
+    const commands = [words];
+    for (let i = 0, seen = 0; i < rest.length && seen < REACH; i++) {
+      if (rest[i].startsWith("-")) continue;
+      seen++;
+      const suffix = rest.slice(i);
+      const inner = deeper(suffix);
+      commands.push(...inner.commands, ...(/[\s;&|]/.test(rest[i]) ? nested(rest[i]) : [])); // su -c 'rm v'、watch 'rm v'：一个词就是一行命令
+      if (inner.commands.length > 1 || inner.commands[0] !== suffix) break; // 包装、又一个 RUNNERS：后面的词它已经读过了
+    }
+    return { commands, unsafe: true };
   }
+  const code = INLINE[base.replace(/[\d.]+$/, "")]; // python3.12 就是 python
+  const stdin = () => rest.every((w) => w.startsWith("-") && !/^--(version|help)$/.test(w)); // 没给程序文件：代码从标准输入来
+  if (code && (stdin() || rest.some((w) => code.test(w) || w === "-"))) return { commands: [words], unsafe: true };
   if (base === "find" && rest.some((w) => /^-(exec|execdir|ok|okdir|delete)$/.test(w))) {
     const i = rest.findIndex((w) => /^-(exec|execdir|ok|okdir)$/.test(w));
-    return { commands: [words, ...(i >= 0 ? unwrap(rest.slice(i + 1).filter((w) => w !== ";" && w !== "+")).commands : [])], unsafe: true };
+    return { commands: [words, ...(i >= 0 ? deeper(rest.slice(i + 1).filter((w) => w !== ";" && w !== "+")).commands : [])], unsafe: true };
   }
   if (base === "git") return { commands: [words], unsafe: unsafe || git(rest).unsafe };
   return { commands: [words], unsafe };
