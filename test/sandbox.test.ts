@@ -71,6 +71,14 @@ describe("bwrapArgs", () => {
     assert.ok(m.includes("--tmpfs /home/me/.ssh"));
   });
 
+  it("harness 自己的项目在 /tmp 下面：私有的 /tmp 之后只读挂回来（在工作目录之前）；在别处就不用另挂", () => {
+    const m = mounts(bwrapArgs(walls({ program: "/tmp/learnharness" })));
+    assert.ok(m.indexOf("--ro-bind /tmp/learnharness /tmp/learnharness") > m.indexOf("--tmpfs /tmp"));
+    assert.ok(m.indexOf("--ro-bind /tmp/learnharness /tmp/learnharness") < m.indexOf("--bind /home/me/work /home/me/work"));
+    assert.deepEqual(mounts(bwrapArgs(walls({ program: "/home/me/learnharness" }))), mounts(bwrapArgs(walls())));
+    assert.deepEqual(mounts(bwrapArgs(walls({ program: "/tmpfoo/learnharness" }))), mounts(bwrapArgs(walls())), "/tmpfoo 不在 /tmp 下面");
+  });
+
   it("用户加的 denyRead：~/ 展开成家目录，绝对路径原样；不存在的不挂", () => {
     const m = mounts(bwrapArgs(walls({ denyRead: ["~/notes", "/srv/keys", "~/absent"], kind: fake(["/home/me/notes"], ["/srv/keys"]) })));
     assert.ok(m.includes("--tmpfs /home/me/notes"));

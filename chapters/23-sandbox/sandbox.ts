@@ -5,6 +5,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { ConfigError } from "./model.ts";
 import { safeLine } from "./terminal.ts";
 
@@ -99,12 +100,17 @@ export interface Walls {
   home: string;
   denyRead: string[]; // 还带着 ~/ 的写法
   kind: (p: string) => "dir" | "file" | undefined; // 这个路径是什么；不存在是 undefined（测试里换成假的）
+  program?: string; // harness 自己所在的项目（真实路径）：在 /tmp 下面时也要看得见，见 bwrapArgs
 }
 
 export function bwrapArgs(walls: Walls): string[] {
   const { cwd, kind } = walls;
   // 私有的 /tmp 盖住原来 /tmp 里的一切（别人的临时文件、ssh-agent 的套接字）；工作目录在它下面也照样挂得上
-  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--bind", cwd, cwd];
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  // harness 自己的项目要是在 /tmp 下面（把仓库克隆在 /tmp 里），私有的 /tmp 会连它一起盖掉，书里的 MCP 服务器、tsx 就都找不到了。
+  // 别处的项目本来就只读看得见，这里只是把它照原样（只读）再挂回来
+  if (walls.program && isInside(walls.program, "/tmp")) args.push("--ro-bind", walls.program, walls.program);
+  args.push("--bind", cwd, cwd);
   // 后挂的盖住先挂的：秘密、受保护的路径都排在工作目录之后，工作目录就是家目录时也照样盖得住
   for (const secret of secrets(walls)) {
     const what = kind(secret);
@@ -184,7 +190,7 @@ export async function startSandbox(cwd: string, home = os.homedir(), log = (line
     log(`警告: 沙箱不可用：${found.reason}。这一次 bash 照第 09 章的规则问你，MCP 服务器也不在沙箱里`);
     return false;
   }
-  const walls: Walls = { cwd: fs.realpathSync(cwd), home: realOr(home), denyRead: settings.denyRead, kind };
+  const walls: Walls = { cwd: fs.realpathSync(cwd), home: realOr(home), denyRead: settings.denyRead, kind, program: projectRoot() };
   if (found.kind === "bwrap") {
     const args = bwrapArgs(walls); // 受保护的路径在不在，启动时看一次
     wrap = (argv) => [found.program, ...args, ...argv];
@@ -194,6 +200,15 @@ export async function startSandbox(cwd: string, home = os.homedir(), log = (line
   }
   log(`[沙箱：${found.kind === "bwrap" ? "bubblewrap" : "sandbox-exec"}。bash 和 MCP 服务器只能写工作目录，看不见 ${walls.denyRead.length} 处秘密，没有网络]`);
   return true;
+}
+
+// harness 自己所在的项目：从这个文件往上找到有 package.json 的那一层；一路都没有，就是这个文件所在的目录
+function projectRoot(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (let dir = here; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, "package.json"))) return realOr(dir);
+    if (path.dirname(dir) === dir) return realOr(here);
+  }
 }
 
 function kind(p: string): "dir" | "file" | undefined {
