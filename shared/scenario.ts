@@ -411,7 +411,7 @@ function runSetup(script: string, cwd: string, env: Record<string, string>): Pro
   });
 }
 
-const DEFAULT_TIMEOUT_MS = 180_000;
+export const DEFAULT_TIMEOUT_MS = 180_000;
 
 // 编译一次、跑很多次：一个场景的运行只该花一次普通的 node 启动。自己会擦除类型的 Node 直接跑 main.ts（连同编译缓存）；
 // Node 20 上用 tsx 自带的 esbuild 把整章（或读者的目录）打成一个文件，按内容记下，内容不变就不再打。
