@@ -43,16 +43,20 @@ function run(command: string, seconds: number, signal?: AbortSignal): Promise<st
     if (child.pid !== undefined) running.add(child.pid);
     let timedOut = false;
     let escaped = false;
+    let closed = false;
     let grace: NodeJS.Timeout | undefined;
     // 结束整个进程组。组里的进程一死，输出管道就该关上；过了 GRACE_MS 还开着，说明有进程用 setsid 之类
     // 离开了这个组，信号够不着它。不再等它：自己关掉管道，交回结果（它之后写的输出就丢了）
     const endGroup = () => {
       killGroup(child.pid);
-      grace ??= setTimeout(() => {
+      // 到点时先让事件循环再看一眼管道（setImmediate 排在这一轮的 I/O 之后）：机器忙、harness 晚了一拍时，
+      // 早已关上的管道会先被读到，不会被当成有进程逃走
+      grace ??= setTimeout(() => setImmediate(() => {
+        if (closed) return;
         escaped = true;
         child.stdout.destroy();
         child.stderr.destroy();
-      }, GRACE_MS);
+      }), GRACE_MS);
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -67,6 +71,7 @@ function run(command: string, seconds: number, signal?: AbortSignal): Promise<st
     // bash 退出了，可它的后台子孙还攥着输出管道，"close" 会一直等下去——先把整组清掉
     child.on("exit", endGroup);
     child.on("close", (code, killedBy) => {
+      closed = true;
       clearTimeout(timer);
       clearTimeout(grace);
       signal?.removeEventListener("abort", interrupt);
