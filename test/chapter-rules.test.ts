@@ -1,6 +1,7 @@
 // 章节规则：每章的 README 结构齐全；「改了哪些文件」和这一章相对上一章的真实 diff 一致；
 // 改动的 .ts 文件开头写着是哪一章改的；README 里贴的转录就是场景的 expected.txt。
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
@@ -236,6 +237,16 @@ describe("章节规则", () => {
       }
     }
     check(problems);
+  });
+
+  it("没有合并留下的冲突标记：读者拿到的每个文件都是一份，不是两份", () => {
+    const root = path.dirname(CHAPTERS);
+    const tracked = execFileSync("git", ["ls-files", "chapters", "exercises", "docs", "shared", "timeserver", "bench", "scripts", "README.md", "CONTRIBUTING.md"], { cwd: root, encoding: "utf8" });
+    const marked = tracked
+      .split("\n")
+      .filter((f) => /\.(ts|md|json|txt|mjs|sh)$/.test(f) && fs.existsSync(path.join(root, f)))
+      .filter((f) => /^(<{7} |>{7} )/m.test(fs.readFileSync(path.join(root, f), "utf8")));
+    assert.deepEqual(marked, [], "这些文件里还有 <<<<<<< 或 >>>>>>> 开头的行：合并或 npm run carry 的冲突没有解决完");
   });
 
   it("章号从 01 开始连续", () => {

@@ -6,7 +6,7 @@ import type { Tool } from "../registry.ts";
 
 const DEFAULT_TIMEOUT = 30; // 秒
 const MAX_TIMEOUT = 600;
-const GRACE_MS = 1000; // 整组结束后，最多再等输出关上这么久
+const GRACE_MS = 5000; // 整组结束后，最多再等输出关上这么久（机器很忙时，一条正常结束的命令的管道也可能过了一两秒才关上）
 const MAX_BYTES = 1 << 20; // 每一路最多攒这么多字节，再多只计数：一条 `yes` 不该撑爆内存
 
 const spec: ToolSpec = {
