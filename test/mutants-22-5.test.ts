@@ -93,7 +93,7 @@ const MUTANTS: Mutant[] = [
     from: "else if (message.method === undefined && this.replying >= MAX_REPLIES) this.drop();",
     to: "else if (message.method === undefined && this.replying < 0) this.drop();",
     fails: "一口气发两万个 ping 的服务器",
-    // 两万个 POST 一起发：快的机器上跑得完，说“同时在途的”太多；慢的机器上撞上场景的时限。哪一种都抓住了它
+    // 服务器把对 ping 的回答压到 whoami 时才答：它数到的同时在途，就是发出去的全部（几千个），哪台机器上都一样
     because: /同时在途|撞上了场景的时限/,
   },
   {

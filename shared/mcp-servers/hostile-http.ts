@@ -11,7 +11,8 @@
 //   moved    307，叫客户端换到 /forget/mcp 去（跟过去的客户端会把 headers 里的令牌一起带过去）
 //   pings    initialize 用 SSE 答：先是规范里的预备事件（只有 id，data 是空的），再一口气两万个 ping 请求，最后才是回答；
 //            之后和 forget 一样正经（不健忘），whoami 另报出这个模式同时在途的请求最多几个。
-//            每个 ping 的回答都是一次 POST：不限在途回答的客户端会同时发出几千个
+//            每个 ping 的回答都是一次 POST：不限在途回答的客户端会同时发出几千个。这些回答先一个也不答，留到 whoami 时一起答
+//            （400：它们来的时候还没有会话号）——所以服务器看到的同时在途的请求，就是客户端同时发出了多少，不看两边谁快
 //   cut      和 forget 一样正经（不健忘），可 tools/call 的 SSE 只发预备事件（id cut-1，retry: 300）和一个进度通知（id cut-2）就关上，
 //            回答留给续传：GET 同一个地址、带着会话号、协议版本头和 Last-Event-ID: cut-2（收到的最后一个事件），回答才在那条流上来。
 //            whoami 报出续传时带的 Last-Event-ID，和断开以后等没等够 retry 说的时间
@@ -34,6 +35,7 @@ const deleted: string[] = [];
 const active = new Map<string, number>(); // 每个模式此刻在途的请求（收到了、还没答完）
 const peaks = new Map<string, number>(); // 和它的最大值
 const CUT_RETRY_MS = 300; // cut 模式让客户端断开以后至少等这么久再续
+const held: (() => void)[] = []; // pings 模式：还没答的、对 ping 的回答
 const cuts = new Map<string, { id: Msg["id"]; at: number }>(); // cut 模式：会话号 → 断在回答之前的那个调用，和断开的时刻
 
 // 量数字用（HOSTILE_HTTP_STATS=1）：同时开着的连接最多几个，退出前写在 stderr 上。场景不设它，转录里没有这一行
@@ -110,6 +112,9 @@ function handle(mode: string, req: http.IncomingMessage, res: http.ServerRespons
   } catch {
     return json(res, 400, rpcError(null, "请求体不是 JSON"));
   }
+  if (mode === "pings" && msg.method === undefined && String(msg.id).startsWith("ping-")) {
+    return void held.push(() => json(res, 400, rpcError(msg.id, "缺少 Mcp-Session-Id 头")));
+  }
   if (msg.method === "initialize") {
     const n = (counters.get(mode) ?? 0) + 1;
     counters.set(mode, n);
@@ -165,6 +170,7 @@ function handle(mode: string, req: http.IncomingMessage, res: http.ServerRespons
       `结束过的会话: ${deleted.join("、") || "（没有）"}`,
       ...(mode === "pings" ? [`同时在途的请求最多 ${peaks.get(mode)} 个`] : []),
     ];
+    for (const answer of held.splice(0)) answer(); // 压着的回答这时才答
     // SSE：先一个通知、一个 ping 请求，再是回答
     res.writeHead(200, { "Content-Type": "text/event-stream" });
     const event = (m: object) => res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", ...m })}\n\n`);

@@ -218,7 +218,7 @@ class HttpServerProcess extends EventEmitter {
       throw new TransportError(`HTTP ${response.status}：服务器要我们换到 ${to}。不跟着跳（headers 里的令牌会被带过去）：地址没错的话，改 mcp.json 里的 url`);
     }
     if (!response.ok) throw new TransportError(await refusal(response));
-    const type = (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+    const type = mediaType(response);
     if (type === "application/json") {
       const text = await readBody(response, this.maxBody);
       let parsed: unknown;
@@ -287,7 +287,7 @@ class HttpServerProcess extends EventEmitter {
     if (this.session !== undefined) headers["Mcp-Session-Id"] = this.session;
     if (this.version !== undefined) headers["MCP-Protocol-Version"] = this.version;
     const response = await fetch(this.config.url, { method: "GET", headers, signal, redirect: "manual" });
-    const type = (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+    const type = mediaType(response);
     if (response.ok && type === "text/event-stream" && response.body) return response.body;
     const why = response.ok ? `Content-Type 是 ${JSON.stringify(response.headers.get("content-type") ?? "（没有）")}` : await refusal(response);
     await response.body?.cancel();
@@ -355,6 +355,9 @@ async function readBody(response: Response, max: number): Promise<string> {
   }
   return Buffer.concat(chunks, size).toString("utf8");
 }
+
+// Content-Type 去掉 ; charset=… 这类参数、转成小写：只比类型本身
+const mediaType = (response: Response) => (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
 
 // 一个失败说成一句话。fetch 自己的报错随 Node 版本而变，只取系统的错误码
 function describe(e: unknown): string {
