@@ -198,7 +198,7 @@ describe("README 写出本章新的警告、错误行", () => {
     }
     const missing = missingFrom("11-retry", old).map((m) => m.line);
     assert.ok(missing.some((l) => l.startsWith("错误: HARNESS_RETRIES 要是不小于 0 的整数，现在是 ")), missing.join("\n"));
-    assert.ok(missing.some((l) => l.startsWith("警告: 模型服务 5 秒内没有回答完（HARNESS_TIMEOUT_MS）")), missing.join("\n"));
+    assert.ok(missing.some((l) => /^警告: 模型服务 \d+ 秒内没有回答完（HARNESS_TIMEOUT_MS）/.test(l)), missing.join("\n"));
   });
 
   for (const chapter of chapterDirs()) {

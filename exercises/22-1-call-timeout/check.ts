@@ -85,7 +85,7 @@ export const requirements: Requirement[] = [
         return `期望：quick 在 mcp.json 里没写 timeout，用默认超时；场景设了 HARNESS_MCP_TIMEOUT_MS=1000，它的 slow 1 秒就超时，结果带“超时”和“1 秒”；实际：模型收到 ${quote(quick)}${how(run, 2)}`;
       }
       if (patient !== LATE_ANSWER) {
-        return `期望：patient 在 mcp.json 里写了 "timeout": 15000，它自己的设置优先于默认的 1 秒，3 秒后的回答“${LATE_ANSWER}”等得到；实际：模型收到 ${quote(patient)}`;
+        return `期望：patient 在 mcp.json 里写了 "timeout": 40000，它自己的设置优先于默认的 1 秒，3 秒后的回答“${LATE_ANSWER}”等得到；实际：模型收到 ${quote(patient)}`;
       }
       return undefined;
     },
