@@ -197,6 +197,21 @@ for (const dir of copies) {
       for (const line of ["python3 x.py", "node --version", "bash x.sh", "perl -w x.pl"]) assert.equal(await bash({ allow: [`bash(${line.split(" ")[0]} *)`] }, line), "allow", line);
     });
 
+    it("规则里的 *：和“^…$、* 换成 .*”的正则判得一样（随机的模式和命令，两千对）", () => {
+      const regex = (p: string, t: string) => new RegExp(`^${p.split("*").join(".*")}$`, "s").test(t); // 字母表只有 a、b、*、空格，不用转义
+      let seed = 7;
+      const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n; // 固定的种子：失败了能重现
+      const word = (alphabet: string, max: number) => Array.from({ length: 1 + rand(max) }, () => alphabet[rand(alphabet.length)]).join("");
+      for (let i = 0; i < 2000; i++) {
+        const [p, t] = [`x ${word("ab*", 7)}`, `x ${word("ab", 9)}`];
+        const deny = [mod.parseRule(`bash(${p})`)];
+        const got = mod.decide({ allow: [], ask: [], deny }, "bash", { command: t }).decision;
+        assert.equal(got === "deny", regex(p, t), `bash(${p}) 对 ${t}`);
+      }
+      // 末尾的 " *" 另外也匹配不带参数的那条命令
+      assert.equal(mod.decide({ allow: [], ask: [], deny: [mod.parseRule("bash(x a *)")] }, "bash", { command: "x a" }).decision, "deny");
+    });
+
     it("包装套包装几万层：不撑爆栈，读不到底的一律问", async () => {
       for (const line of ["env ".repeat(20000) + "rm v", "! ".repeat(50) + "rm v", "sudo -u root ".repeat(50) + "rm v", "eval ".repeat(50) + "rm v"]) {
         assert.equal(split(line)?.unsafe, true, line.slice(0, 20));

@@ -125,10 +125,23 @@ export function parseRule(entry: unknown): Rule | undefined {
   return { text: entry, tool, pattern };
 }
 
+// 通配符只有 *：开头那段对上开头、末尾那段对上结尾，中间各段从左往右各找最早的一处。
+// 不拼成正则：几个 * 的规则碰上几十万字的命令，正则的回溯是平方级的，敌意的模型能拿它卡住 harness
 function glob(pattern: string, text: string): boolean {
-  const escaped = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
   // 末尾的 " *" 也匹配不带参数的命令：bash(npm test *) 放行 npm test
-  return new RegExp(`^${escaped.join(".*")}$`, "s").test(text) || (pattern.endsWith(" *") && text === pattern.slice(0, -2));
+  if (pattern.endsWith(" *") && text === pattern.slice(0, -2)) return true;
+  const parts = pattern.split("*");
+  if (parts.length === 1) return text === pattern;
+  const first = parts[0];
+  const last = parts[parts.length - 1];
+  if (!text.startsWith(first)) return false;
+  let at = first.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = text.indexOf(part, at);
+    if (found < 0) return false;
+    at = found + part.length;
+  }
+  return text.length - last.length >= at && text.endsWith(last);
 }
 
 // 规则比的是什么：bash 比每条简单命令（readings 是它们的另一种读法，只给 deny、ask 比）；
