@@ -47,6 +47,9 @@ function mutations(count: number): string[] {
   return out;
 }
 
+// 一个仓库里的 mcp.json、settings.json 可以有多大就有多大；末尾多一个逗号，坏在最后一个字符
+const LONG = `{"a": "${"汉".repeat(20_000_000)}",}`;
+
 const parses = (text: string) => {
   try {
     JSON.parse(text);
@@ -76,7 +79,15 @@ describe("json.ts：坏 JSON 由 harness 自己说坏在哪", () => {
         assert.equal(describeJsonError('{"permissions": {"allow": ["bash(ls*)"],}}\n'), "在第 41 个字符处读不下去");
         assert.equal(describeJsonError('{\n  "permissions": {\n    allow: []\n  }\n}'), "在第 3 行第 5 列读不下去");
         assert.equal(describeJsonError('"\\x"'), "在第 2 个字符处读不下去");
+        assert.equal(describeJsonError('["ab\\u12G4"]'), "在第 5 个字符处读不下去"); // 坏的 \u 转义：停在反斜杠上
+        assert.equal(describeJsonError('"a\u0001"'), "在第 3 个字符处读不下去"); // 没转义的控制字符
+        assert.equal(describeJsonError('"ab\\'), "在第 4 个字符处读不下去"); // 结尾是半个转义
         assert.doesNotMatch(describeJsonError("[1 2]"), /position|JSON|line|column/);
+      });
+
+      it("两千万字的字符串：照样走完，不抛 RangeError（正则的回溯栈装不下这么长的字符串）", async () => {
+        const { jsonErrorAt } = await walker();
+        assert.equal(jsonErrorAt(LONG), LONG.length - 1);
       });
 
       it("合法与否和 JSON.parse 一致（3000 段变形的 JSON）；不合法时的位置落在文字里", async () => {

@@ -2,7 +2,6 @@
 // JSON.parse 的报错是 V8 的原话，Node 20 和 22 的说法不一样（22 起多了行号列号），照抄进工具结果，模型读到的字、
 // 算出的 token 数就跟着运行时变。所以自己把 JSON 的语法走一遍。第 06 章新增。
 
-const STRING = /"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*/y; // 到右引号之前为止
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 // 第一个读不下去的字符的下标；读到结尾还没完是 text.length；整段都合法是 -1
@@ -23,7 +22,18 @@ export function jsonErrorAt(text: string): number {
     i++;
     return true;
   };
-  const string = () => match(STRING) && eat('"');
+  // 字符串一个字符一个字符地走，不用正则：几千万字的字符串会撑爆正则引擎的回溯栈（RangeError）
+  const string = () => {
+    if (!eat('"')) return false;
+    while (i < text.length && text[i] !== '"') {
+      if (text[i] < " ") return false; // 控制字符要转义
+      if (text[i] !== "\\") i++;
+      else if ('"\\/bfnrt'.includes(text[i + 1] ?? "x")) i += 2;
+      else if (text[i + 1] === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) i += 6;
+      else return false; // 坏的转义：停在反斜杠上
+    }
+    return eat('"');
+  };
   const key = () => {
     space();
     if (!string()) return false;
