@@ -1,7 +1,7 @@
 // prompt.ts：拼 system prompt。模型对“这台机器、这个目录、今天几号”一无所知，得我们告诉它。
 // 第 04 章新增：工作目录、操作系统、日期；工作目录下有 AGENTS.md 就附在后面。
-import fs from "node:fs";
 import path from "node:path";
+import { readTextFile } from "./text-file.ts";
 
 export function buildSystemPrompt(cwd: string, now: Date): string {
   const lines = [
@@ -18,9 +18,9 @@ export function buildSystemPrompt(cwd: string, now: Date): string {
 // AGENTS.md 是项目写给编程助手的说明书；没有这个文件是常态，不必提
 function readAgentsFile(cwd: string): string | undefined {
   try {
-    return fs.readFileSync(path.join(cwd, "AGENTS.md"), "utf8").trim();
+    return readTextFile(path.join(cwd, "AGENTS.md")).trim();
   } catch (e) {
-    // 只报错误码（EISDIR、EACCES）：异常的原话出自运行时，随 Node 版本而变
+    // 只报错误码（EISDIR、EACCES）或 text-file.ts 自己的一句话：异常的原话出自运行时，随 Node 版本而变
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== "ENOENT") console.error(`警告: 读不了 AGENTS.md（${code ?? (e as Error).name}），忽略`);
     return undefined;

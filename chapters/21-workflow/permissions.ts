@@ -8,6 +8,7 @@ import { describeJsonError } from "./json.ts";
 import type { Tool } from "./registry.ts";
 import { splitCommand } from "./shell.ts";
 import { safeLine } from "./terminal.ts";
+import { readTextFile } from "./text-file.ts";
 import { resolveInside } from "./workspace.ts";
 
 type Tier = "allow" | "ask" | "deny";
@@ -50,7 +51,7 @@ async function trusted(cwd: string, home: string, allow: Rule[], confirm: Confir
   const folder = fs.realpathSync(cwd);
   let folders: string[] = [];
   try {
-    const saved = JSON.parse(fs.readFileSync(file, "utf8"))?.folders;
+    const saved = JSON.parse(readTextFile(file))?.folders;
     if (Array.isArray(saved)) folders = saved.filter((f) => typeof f === "string");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") console.error(`警告: 读不了 ~/.harness/trusted-folders.json，当作没有信任过任何文件夹`);
@@ -70,9 +71,11 @@ function readRules(file: string, label: string): Policy {
   const policy: Policy = { allow: [], ask: [], deny: [] };
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = readTextFile(file); // 仓库里的 settings.json 可以是指向 /dev/zero 的链接：只读普通文件（text-file.ts）
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ENOENT") console.error(`警告: 读不了 ${label}，权限规则不生效：${(e as Error).message}`);
+    // 只报错误码（EISDIR、EACCES）或 text-file.ts 自己的一句话：异常的原话出自运行时，随 Node 版本而变
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT") console.error(`警告: 读不了 ${label}（${code ?? (e as Error).name}），权限规则不生效`);
     return policy;
   }
   let settings: any;

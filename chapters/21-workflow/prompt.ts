@@ -1,8 +1,8 @@
 // prompt.ts：拼 system prompt。模型对“这台机器、这个目录、今天几号”一无所知，得我们告诉它。
 // 第 17 章改动：skill 只放清单（L1：名字 + 一句话），正文（L2）由 load_skill 按需读取。
-import fs from "node:fs";
 import path from "node:path";
 import type { Skill } from "./skills.ts";
+import { readTextFile } from "./text-file.ts";
 
 export function buildSystemPrompt(cwd: string, now: Date, skills: Skill[]): string {
   const lines = [
@@ -31,9 +31,9 @@ function firstLine(text: string): string {
 // AGENTS.md 是项目写给编程助手的说明书；没有这个文件是常态，不必提
 function readAgentsFile(cwd: string): string | undefined {
   try {
-    return fs.readFileSync(path.join(cwd, "AGENTS.md"), "utf8").trim();
+    return readTextFile(path.join(cwd, "AGENTS.md")).trim();
   } catch (e) {
-    // 只报错误码（EISDIR、EACCES）：异常的原话出自运行时，随 Node 版本而变
+    // 只报错误码（EISDIR、EACCES）或 text-file.ts 自己的一句话：异常的原话出自运行时，随 Node 版本而变
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== "ENOENT") console.error(`警告: 读不了 AGENTS.md（${code ?? (e as Error).name}），忽略`);
     return undefined;

@@ -1,11 +1,11 @@
 // mcp-config.ts：读 mcp.json——和 Claude Code 的格式一样，别人写好的配置拷过来就能用。
 // 第 22 章新增。文件是别人写的：每个字段先查形状、展开 ${VAR}，一个服务写错了只跳过它。
 // 后面几个文件共用的小工具也在这里：isObject、show（把别人的值放进一行警告）、safely（日志行先显形）。
-import fs from "node:fs";
 import path from "node:path";
 import { describeJsonError } from "./json.ts";
 import { clip } from "./model.ts";
 import { safeLine } from "./terminal.ts";
+import { readTextFile } from "./text-file.ts";
 
 export interface ServerConfig {
   command: string;
@@ -32,8 +32,11 @@ export function loadMcpConfig(cwd: string, options: ConfigOptions = {}): Map<str
   const servers = new Map<string, ServerConfig>();
   let text: string;
   try {
-    text = fs.readFileSync(path.join(cwd, "mcp.json"), "utf8");
-  } catch {
+    text = readTextFile(path.join(cwd, "mcp.json")); // 指向 /dev/zero 的 mcp.json 不读（text-file.ts）
+  } catch (e) {
+    // 只报错误码（EISDIR、EACCES）或 text-file.ts 自己的一句话：异常的原话出自运行时，随 Node 版本而变
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT") log(`警告: 读不了 mcp.json（${code ?? (e as Error).name}），忽略`);
     return servers;
   }
   let parsed: unknown;

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { safeLine } from "./terminal.ts";
+import { readTextFile } from "./text-file.ts";
 
 export interface Skill {
   name: string;
@@ -41,7 +42,7 @@ function readSkillDir(root: string): Skill[] {
     const file = path.join(root, dir, "SKILL.md");
     if (!fs.existsSync(file)) continue;
     try {
-      skills.push(parseSkill(fs.readFileSync(file, "utf8"), file));
+      skills.push(parseSkill(readTextFile(file), file)); // 指向 /dev/zero 的 SKILL.md 不读（text-file.ts）
     } catch (e) {
       // 一个写坏的 skill 不能拖垮其他的：说清楚是哪个文件、坏在哪，接着找下一个
       // 读文件的失败只报错误码（EISDIR、EACCES）：那句原话出自运行时；坏在格式上的，是 parseSkill 自己的话

@@ -3,11 +3,11 @@
 // 后面几个文件共用的小工具也在这里：isObject、show（把别人的值放进一行警告）、safely（日志行先显形）。
 // 练习 22-1 改动：每个请求都有超时。工具调用默认 60 秒（HARNESS_MCP_TIMEOUT_MS 可调；mcp.json 里可以按服务写 timeout），
 // 握手另有时限（默认 30 秒，按服务写 startupTimeout）；超时了就不再等，发 notifications/cancelled，迟到的回答因为 id 对不上号被丢掉。
-import fs from "node:fs";
 import path from "node:path";
 import { describeJsonError } from "./json.ts";
 import { clip } from "./model.ts";
 import { safeLine } from "./terminal.ts";
+import { readTextFile } from "./text-file.ts";
 
 export interface ServerConfig {
   command: string;
@@ -44,8 +44,11 @@ export function loadMcpConfig(cwd: string, options: ConfigOptions = {}): Map<str
   }
   let text: string;
   try {
-    text = fs.readFileSync(path.join(cwd, "mcp.json"), "utf8");
-  } catch {
+    text = readTextFile(path.join(cwd, "mcp.json")); // 指向 /dev/zero 的 mcp.json 不读（text-file.ts）
+  } catch (e) {
+    // 只报错误码（EISDIR、EACCES）或 text-file.ts 自己的一句话：异常的原话出自运行时，随 Node 版本而变
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT") log(`警告: 读不了 mcp.json（${code ?? (e as Error).name}），忽略`);
     return servers;
   }
   let parsed: unknown;

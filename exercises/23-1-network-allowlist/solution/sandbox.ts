@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { ConfigError } from "./model.ts";
 import { BRIDGE, startProxy } from "./proxy.ts";
 import { safeLine } from "./terminal.ts";
+import { readTextFile } from "./text-file.ts";
 
 export interface SandboxSettings {
   enabled: boolean;
@@ -57,7 +58,7 @@ export function readSettings(cwd: string, home: string, warn: (line: string) => 
 
 function readJson(file: string): any {
   try {
-    return JSON.parse(fs.readFileSync(file, "utf8"));
+    return JSON.parse(readTextFile(file)); // 仓库里的那份可以指向 /dev/zero、是个 FIFO：只读普通文件
   } catch {
     return undefined;
   }
