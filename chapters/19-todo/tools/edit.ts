@@ -5,7 +5,11 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { ToolSpec } from "../model.ts";
 import type { Tool } from "../registry.ts";
+import { readTextFile } from "../text-file.ts";
 import { resolveInside } from "../workspace.ts";
+
+// 16 MiB：再大的文件，不该靠“找到唯一的一段、换掉它”来改
+const MAX_EDIT_BYTES = 16 * 1024 * 1024;
 
 const writeSpec: ToolSpec = {
   name: "write_file",
@@ -57,9 +61,12 @@ async function editFile(args: string): Promise<string> {
   if (links) return links;
   let content: string;
   try {
-    content = await fs.readFile(target, "utf8");
+    // 只改普通文件：工作目录里的 FIFO 会让 readFile 一直等下去（text-file.ts 先看清打开的是什么）
+    content = readTextFile(target, MAX_EDIT_BYTES);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return `错误: 文件不存在：${p}（新文件请用 write_file）`;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return `错误: 文件不存在：${p}（新文件请用 write_file）`;
+    if (code !== undefined) return `错误: 读不了 ${p}（${code}），文件没有改动`; // 只报错误码或 text-file.ts 自己的话
     throw e;
   }
   // 只改唯一的那一处：零处说明模型记错了原文，多处说明它没给够上下文——两种都不能猜
