@@ -37,6 +37,12 @@ describe("text-file.ts：只读普通文件，最多读到上限", () => {
   fs.mkdirSync(path.join(dir, "dir"));
   fs.writeFileSync(path.join(dir, "ok.md"), "汉字 AGENTS\n");
   fs.writeFileSync(path.join(dir, "big.md"), "x".repeat(2000));
+  fs.mkdirSync(path.join(dir, "work"));
+  fs.writeFileSync(path.join(dir, "secret.md"), "秘密\n");
+  fs.writeFileSync(path.join(dir, "work", "inner.md"), "里面\n");
+  fs.symlinkSync("inner.md", path.join(dir, "work", "to-inner.md"));
+  fs.symlinkSync(path.join(dir, "secret.md"), path.join(dir, "work", "to-secret.md"));
+  fs.linkSync(path.join(dir, "secret.md"), path.join(dir, "work", "hard.md"));
   process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
 
   // FIFO 放在子进程里试：少了 O_NONBLOCK 的那份会卡在 open 上（同步的，整个进程都停住），子进程被时限结束，测试失败而不是卡住
@@ -66,8 +72,15 @@ describe("text-file.ts：只读普通文件，最多读到上限", () => {
       assert.equal(codeOf(() => readTextFile(at("dir"))), "EISDIR");
       assert.equal(codeOf(() => readTextFile(at("nothing"))), "ENOENT");
       // 上限在小的设置上试：1000 字节的上限、2000 字节的文件；正好等于上限的照读
-      assert.equal(codeOf(() => readTextFile(at("big.md"), 1000)), `超过 ${1000 / 1024 / 1024} MiB`);
-      assert.equal(readTextFile(at("big.md"), 2000).length, 2000);
+      assert.equal(codeOf(() => readTextFile(at("big.md"), { max: 1000 })), `超过 ${1000 / 1024 / 1024} MiB`);
+      assert.equal(readTextFile(at("big.md"), { max: 2000 }).length, 2000);
+      // within：解开链接以后还得在那个目录里；硬链接（另一个名字可能在外面）也不读
+      const work = at("work");
+      assert.equal(readTextFile(path.join(work, "inner.md"), { within: work }), "里面\n");
+      assert.equal(readTextFile(path.join(work, "to-inner.md"), { within: work }), "里面\n");
+      assert.equal(codeOf(() => readTextFile(path.join(work, "to-secret.md"), { within: work })), "指向工作目录之外");
+      assert.equal(codeOf(() => readTextFile(path.join(work, "hard.md"), { within: work })), "指向工作目录之外");
+      assert.equal(readTextFile(path.join(work, "to-secret.md")), "秘密\n"); // 不给 within 就照读（用户自己目录里的文件）
     });
   }
 });

@@ -18,7 +18,7 @@ export function buildSystemPrompt(cwd: string, now: Date): string {
 // AGENTS.md 是项目写给编程助手的说明书；没有这个文件是常态，不必提
 function readAgentsFile(cwd: string): string | undefined {
   try {
-    return readTextFile(path.join(cwd, "AGENTS.md")).trim();
+    return readTextFile(path.join(cwd, "AGENTS.md"), { within: cwd }).trim(); // 指向工作目录外面的链接不读
   } catch (e) {
     // 只报错误码（EISDIR、EACCES）或 text-file.ts 自己的一句话：异常的原话出自运行时，随 Node 版本而变
     const code = (e as NodeJS.ErrnoException).code;

@@ -21,7 +21,7 @@ export function discoverSkills(cwd: string): Skill[] {
     ["用户", path.join(os.homedir(), ".claude", "skills")],
     ["项目", path.join(cwd, ".claude", "skills")],
   ] as const) {
-    for (const skill of readSkillDir(root)) {
+    for (const skill of readSkillDir(root, where === "项目" ? cwd : undefined)) {
       const earlier = found.get(skill.name);
       if (earlier) console.error(safeLine(`[skill "${skill.name}"：${where}的 ${shortPath(skill.file)} 覆盖了 ${shortPath(earlier.file)}]`));
       found.set(skill.name, skill);
@@ -30,7 +30,8 @@ export function discoverSkills(cwd: string): Skill[] {
   return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
-function readSkillDir(root: string): Skill[] {
+// within：项目里的 skill 解开链接后还得在工作目录里——它的正文会送给模型，指向 ~/.ssh 的 SKILL.md 不能读
+function readSkillDir(root: string, within?: string): Skill[] {
   let dirs: string[];
   try {
     dirs = fs.readdirSync(root).sort();
@@ -42,7 +43,7 @@ function readSkillDir(root: string): Skill[] {
     const file = path.join(root, dir, "SKILL.md");
     if (!fs.existsSync(file)) continue;
     try {
-      skills.push(parseSkill(readTextFile(file), file)); // 指向 /dev/zero 的 SKILL.md 不读（text-file.ts）
+      skills.push(parseSkill(readTextFile(file, { within }), file)); // 指向 /dev/zero 的 SKILL.md 不读（text-file.ts）
     } catch (e) {
       // 一个写坏的 skill 不能拖垮其他的：说清楚是哪个文件、坏在哪，接着找下一个
       // 读文件的失败只报错误码（EISDIR、EACCES）：那句原话出自运行时；坏在格式上的，是 parseSkill 自己的话

@@ -62,7 +62,7 @@ async function editFile(args: string): Promise<string> {
   let content: string;
   try {
     // 只改普通文件：工作目录里的 FIFO 会让 readFile 一直等下去（text-file.ts 先看清打开的是什么）
-    content = readTextFile(target, MAX_EDIT_BYTES);
+    content = readTextFile(target, { max: MAX_EDIT_BYTES });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return `错误: 文件不存在：${p}（新文件请用 write_file）`;
