@@ -46,6 +46,11 @@ export interface Turn {
   afterTurn?: number; // 先等脚本里的第 N 轮答完再回答：几个并发的子 agent，谁的日志在前由它定，不靠睡一会儿
   chunkBytes?: number; // 流式：把 SSE 字节按这个大小切开，一片一片地写
   dropAfterBytes?: number; // 流式：写出这么多字节后直接掐断连接（模拟网络中断）
+  // 流式：写完前 N 个 SSE 事件后停下，连接开着不关（模拟服务端卡在半路）：过 pauseMs 再接着写；没给 pauseMs 就一直停到客户端断开
+  pauseAfterEvents?: number;
+  pauseMs?: number;
+  keepAliveMs?: number; // 停下的那段时间里每隔这么久发一行 SSE 注释 ": keep-alive"（服务繁忙时 DeepSeek 就这样报平安），要配 pauseMs
+  trickleMs?: number; // 流式：每写一片（配 chunkBytes）就等这么久再写下一片：慢，但字节一直在来
   endlessLine?: boolean; // 流式：一行 data: 永远不换行，一直写到客户端断开（最多 64 MiB）——检查读取器给一行设了上限
   endlessBody?: boolean; // 不管流不流式，回一段 JSON 正文（给了 status 就是错误体），一直写到客户端断开（最多 64 MiB）——检查正文也有上限
 }
@@ -228,7 +233,7 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
     // （等写完再记，下一个请求可能先一步到、先一步算，命中数就看运气）；同时在途的请求（并发的子 agent）照样互相命中不了
     let remembered = false;
     const remember = () => void (remembered || ((remembered = true), previousPrompts.push(prompt)));
-    await writeSlices(res, events, turn.chunkBytes, turn.dropAfterBytes, remember);
+    await writeSlices(res, events, turn.chunkBytes, turn.dropAfterBytes, remember, turn);
     res.end();
     remember();
   }
@@ -494,16 +499,26 @@ function pieces(text: string, size: number): string[] {
 }
 
 // 每写一片就让出一次事件循环，让它们分成不同的 TCP 段到达客户端
-async function writeSlices(res: http.ServerResponse, events: string[], chunkBytes?: number, dropAfter?: number, beforeLast = () => {}) {
+type Pace = Pick<Turn, "pauseAfterEvents" | "pauseMs" | "keepAliveMs" | "trickleMs">;
+
+async function writeSlices(res: http.ServerResponse, events: string[], chunkBytes?: number, dropAfter?: number, beforeLast = () => {}, pace: Pace = {}) {
   let slices: Buffer[] = events.map((e) => Buffer.from(e, "utf8"));
-  if (chunkBytes) {
+  // 停在第 N 个事件末尾：从这里切开，停顿时插进去的注释行落在两个事件之间，不会把一行 data: 劈开
+  const pauseAt = pace.pauseAfterEvents === undefined ? undefined : Buffer.byteLength(events.slice(0, pace.pauseAfterEvents).join(""));
+  if (chunkBytes || pauseAt !== undefined) {
     const all = Buffer.concat(slices);
+    const step = chunkBytes || all.length;
     slices = [];
-    for (let i = 0; i < all.length; i += chunkBytes) slices.push(all.subarray(i, i + chunkBytes));
+    for (let i = 0; i < all.length; ) {
+      const end = pauseAt !== undefined && i < pauseAt ? Math.min(i + step, pauseAt) : i + step;
+      slices.push(all.subarray(i, end));
+      i = end;
+    }
   }
   let written = 0;
   for (const [i, s] of slices.entries()) {
     if (res.destroyed) return;
+    if (written === pauseAt && !(await pauseStream(res, pace))) return;
     if (dropAfter !== undefined && written + s.length >= dropAfter) {
       // 写完这一截、等它真的交给了内核，再关掉连接（FIN，不发结束块）：客户端一定先收到这些字节，
       // 再看到“流到一半没了”。直接 destroy 可能发 RST，对方还没读的字节会被丢掉——转录就看运气了
@@ -515,8 +530,21 @@ async function writeSlices(res: http.ServerResponse, events: string[], chunkByte
     if (i === slices.length - 1) beforeLast();
     res.write(s);
     written += s.length;
-    await new Promise((r) => setImmediate(r));
+    if (pace.trickleMs) {
+      if (!(await sleepUnlessClosed(pace.trickleMs, res))) return;
+    } else await new Promise((r) => setImmediate(r));
   }
+}
+
+// 流停在半路：连接开着，一个字节也不发（或者只发注释行）。返回 false：客户端等不及先断开了
+async function pauseStream(res: http.ServerResponse, pace: Pace): Promise<boolean> {
+  if (pace.pauseMs === undefined) return sleepUnlessClosed(2 ** 31 - 1, res); // 一直停到客户端断开
+  if (!pace.keepAliveMs) return sleepUnlessClosed(pace.pauseMs, res);
+  for (let waited = 0; waited < pace.pauseMs; waited += pace.keepAliveMs) {
+    if (!(await sleepUnlessClosed(pace.keepAliveMs, res))) return false;
+    res.write(": keep-alive\n\n");
+  }
+  return true;
 }
 
 // 不换行的一行：每次 64 KiB，等内核收下再写下一块，客户端断开就停
