@@ -16,6 +16,9 @@ export interface Mutant {
   to: string;
   fails: string; // 该不通过的要求（名字的开头）
   because: RegExp; // 它的说明里该有的话
+  // 这条要求要用同一次检查里先跑的几条要求量到的东西（比如 22-3 的“省下一半”要“关着时”那一条量的首轮输入）：
+  // 它们的名字（开头），照 check.ts 里的顺序先跑，结果不看
+  after?: string[];
 }
 
 export function mutantSuite(exerciseName: string, requirements: Requirement[], mutants: Mutant[], concurrency: number) {
@@ -41,7 +44,8 @@ export function mutantSuite(exerciseName: string, requirements: Requirement[], m
       it(`${m.name} → “${m.fails}…”不通过`, async () => {
         const requirement = requirements.find((r) => r.name.startsWith(m.fails));
         assert.ok(requirement, `check.ts 里没有以“${m.fails}”开头的要求`);
-        const [outcome] = await runRequirements(exercise, [requirement], mutate(m, index));
+        const before = (m.after ?? []).map((name) => requirements.find((r) => r.name.startsWith(name))!);
+        const outcome = (await runRequirements(exercise, [...before, requirement], mutate(m, index))).at(-1);
         assert.ok(outcome!.problem, `检查器放过了这个变异体：“${requirement.name}”通过了\n${outcome!.transcript}`);
         assert.match(outcome!.problem, m.because, `“${requirement.name}”不通过，但说明里没有 ${m.because}：\n${outcome!.problem}`);
       });
