@@ -1,0 +1,136 @@
+// tools/bash.ts：bash 工具——在工作目录里跑一条 shell 命令，交回退出码和两路输出。
+// 第 07 章新增：超时时结束整个进程组；命令结束时清掉它留在后台的进程；逃出进程组的进程不等；输出过长就截断。
+// 练习 07-1 改动：run_in_background——命令交给 jobs.ts 的后台命令表，立刻交回 id。
+import { spawn } from "node:child_process";
+import { adopt } from "../jobs.ts";
+import type { ToolSpec } from "../model.ts";
+import type { Tool } from "../registry.ts";
+
+const DEFAULT_TIMEOUT = 30; // 秒
+const MAX_TIMEOUT = 600;
+const MAX_CHARS = 20_000; // 每一路输出最多交还这么多字符
+const GRACE_MS = 5000; // 整组结束后，最多再等输出关上这么久（机器很忙时，一条正常结束的命令的管道也可能过了一两秒才关上）
+const MAX_BYTES = 1 << 20; // 每一路最多攒这么多字节，再多只计数：一条 `yes` 不该撑爆内存
+
+const spec: ToolSpec = {
+  name: "bash",
+  description: `在工作目录里用 bash 执行一条命令，返回退出码、stdout 和 stderr。默认 ${DEFAULT_TIMEOUT} 秒超时；命令结束时，它放到后台的进程也会被结束。`,
+  parameters: {
+    type: "object",
+    properties: {
+      command: { type: "string", description: "要执行的命令" },
+      timeout: { type: "integer", description: `超时秒数，默认 ${DEFAULT_TIMEOUT}，最多 ${MAX_TIMEOUT}` },
+      run_in_background: { type: "boolean", description: "为 true 时放到后台运行、立刻交回一个 id（不受 timeout 管）；用 bash_output 看输出，用 kill_shell 结束" },
+    },
+    required: ["command"],
+  },
+};
+
+async function bash(args: string): Promise<string> {
+  const { command, timeout, run_in_background } = JSON.parse(args);
+  if (typeof command !== "string" || command.trim() === "") return "错误: 缺少参数 command（字符串）";
+  if (run_in_background === true) return background(command);
+  const seconds = Number.isInteger(timeout) && timeout > 0 ? Math.min(timeout, MAX_TIMEOUT) : DEFAULT_TIMEOUT;
+  return run(command, seconds);
+}
+
+function run(command: string, seconds: number): Promise<string> {
+  return new Promise((resolve) => {
+    // detached：bash 自己当一个进程组的头。超时的时候，一个发给整组的信号就能带走它生的所有子孙——
+    // 只杀 bash 本身的话，`sleep 100 &` 这样的后台进程会变成孤儿继续跑
+    const child = spawn("bash", ["-c", command], { detached: true, stdio: ["ignore", "pipe", "pipe"], env: childEnv() });
+    const stdout = collect(child.stdout);
+    const stderr = collect(child.stderr);
+    let timedOut = false;
+    let escaped = false;
+    let closed = false;
+    let grace: NodeJS.Timeout | undefined;
+    // 结束整个进程组。组里的进程一死，输出管道就该关上；过了 GRACE_MS 还开着，说明有进程用 setsid 之类
+    // 离开了这个组，信号够不着它。不再等它：自己关掉管道，交回结果（它之后写的输出就丢了）
+    const endGroup = () => {
+      killGroup(child.pid);
+      // 到点时先让事件循环再看一眼管道（setImmediate 排在这一轮的 I/O 之后）：机器忙、harness 晚了一拍时，
+      // 早已关上的管道会先被读到，不会被当成有进程逃走
+      grace ??= setTimeout(() => setImmediate(() => {
+        if (closed) return;
+        escaped = true;
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }), GRACE_MS);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      endGroup();
+    }, seconds * 1000);
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      resolve(`错误: 启动 bash 失败：${e.message}`);
+    });
+    // bash 退出了，可它的后台子孙还攥着输出管道，"close" 会一直等下去——先把整组清掉
+    child.on("exit", endGroup);
+    child.on("close", (code, signal) => {
+      closed = true;
+      clearTimeout(timer);
+      clearTimeout(grace);
+      const head = timedOut
+        ? `错误: 命令超时（${seconds} 秒），${escaped ? "它的进程组已经结束" : "它和它启动的所有进程都已结束"}`
+        : `退出码: ${code ?? `被信号 ${signal} 结束`}`;
+      resolve([head, escaped && ESCAPED, section("stdout", stdout()), section("stderr", stderr())].filter(Boolean).join("\n"));
+    });
+  });
+}
+
+// 后台命令：和前台一样自成一个进程组，但不等它、不计时，登记进后台命令表就交回 id
+function background(command: string): string {
+  const child = spawn("bash", ["-c", command], { detached: true, stdio: ["ignore", "pipe", "pipe"], env: childEnv() });
+  const id = adopt(child);
+  return `已在后台启动，id: ${id}。用 bash_output 看它的新输出和状态，用 kill_shell 结束它；harness 退出时它也会被结束`;
+}
+
+// 进程组挡不住 setsid：真要一个不漏，得用 cgroup 或者 PID 命名空间（容器就是这么做的）
+const ESCAPED = "注意: 有进程脱离了进程组（比如用了 setsid），harness 结束不了它，它可能还在运行；它之后的输出没有收进来";
+
+// 攒下一路输出；到最后才整体解码，免得一个汉字被切在两块之间
+function collect(stream: NodeJS.ReadableStream): () => string {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let dropped = 0;
+  stream.on("data", (chunk: Buffer) => {
+    if (kept < MAX_BYTES) {
+      chunks.push(chunk);
+      kept += chunk.length;
+    } else dropped += chunk.length;
+  });
+  return () => {
+    const text = Buffer.concat(chunks).toString("utf8");
+    if (text.length <= MAX_CHARS && dropped === 0) return text;
+    const rest = text.length - MAX_CHARS + dropped;
+    return `${text.slice(0, MAX_CHARS)}\n...（输出太长，后面还有约 ${rest} 字符没有显示）`;
+  };
+}
+
+function section(name: string, text: string): string {
+  return text === "" ? "" : `[${name}]\n${text.replace(/\n$/, "")}`;
+}
+
+function killGroup(pid: number | undefined) {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL"); // 负的 pid = 整个进程组
+  } catch {
+    // 组里已经没有进程了
+  }
+}
+
+// 命令用得着 PATH、HOME 这些，但用不着我们的 API 密钥：模型一句 `env` 就能把它打印出来
+function childEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.HARNESS_API_KEY;
+  delete env.DEEPSEEK_API_KEY;
+  return env;
+}
+
+export const bashTool: Tool = {
+  definition: () => spec,
+  execute: bash,
+};
