@@ -40,6 +40,9 @@ export interface ScenarioSpec {
   retired?: { chapter: string; why: string }; // 从这一章起（含）不再适用：这一章有意去掉了这个行为，README 里要说
   // 第 23 章起 harness 要一个能用的 bubblewrap：没有就跳过（CI 上不跳，失败）。写 false 的场景不用它（把沙箱关了，或者故意让 harness 找不到 bwrap）
   bwrap?: false;
+  // harness 退出之后，在工作目录里（沙箱之外，像用户自己那样）执行的 bash 命令；命令和它的输出接在转录末尾。
+  // 比如 git status：看命令留下的东西会不会在用户下一次敲 git 时跑起来
+  afterwards?: string;
   turns: Turn[];
 }
 
@@ -322,6 +325,10 @@ export async function runScenario(s: Scenario, impl: string, opts: RunOptions = 
       if (exitCode !== 0) fs.writeSync(fd, `[退出码 ${exitCode}]\n`);
     }
     stopInteracting();
+    if (s.spec.afterwards) {
+      fs.writeSync(fd, `$ ${s.spec.afterwards}\n`);
+      await runAfterwards(s.spec.afterwards, work, { ...env, GIT_CEILING_DIRECTORIES: tmp }, fd);
+    }
     fs.writeSync(fd, await servers.stop());
     fs.closeSync(fd);
     let transcript = normalizeTranscript(remapStacks(fs.readFileSync(out, "utf8")), paths);
@@ -408,6 +415,18 @@ function runSetup(script: string, cwd: string, env: Record<string, string>): Pro
     const child = spawn("bash", ["-c", script], { cwd, env, stdio: ["ignore", "inherit", "inherit"] });
     child.on("error", reject);
     child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`场景的 setup 失败（退出码 ${code}）：${script}`))));
+  });
+}
+
+// 场景的 afterwards：输出进转录（git 只在工作目录里找仓库，不往上找到临时目录外面去）
+function runAfterwards(script: string, cwd: string, env: Record<string, string>, fd: number): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn("bash", ["-c", script], { cwd, env, stdio: ["ignore", fd, fd] });
+    child.on("error", () => {}); // bash 总在（setup 也靠它）；真起不来，close 报出退出码
+    child.on("close", (code) => {
+      if (code !== 0) fs.writeSync(fd, `[afterwards 退出码 ${code}]\n`);
+      resolve();
+    });
   });
 }
 

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { decide, parseRule } from "../chapters/23-sandbox/permissions.ts";
-import { bwrapArgs, readSettings, seatbeltProfile, SECRETS, type Walls } from "../chapters/23-sandbox/sandbox.ts";
+import { bwrapArgs, readSettings, seatbeltProfile, SECRETS, walled, type Walls } from "../chapters/23-sandbox/sandbox.ts";
 
 // 第 23 章的判决，沙箱开着
 function decideSandboxed(args: Record<string, unknown>, rules: { deny?: string[]; ask?: string[] } = {}, tool = "bash"): string {
@@ -20,7 +20,7 @@ const walls = (over: Partial<Walls> = {}): Walls => ({
   cwd: "/home/me/work",
   home: "/home/me",
   denyRead: SECRETS,
-  kind: fake(["/home/me/.ssh", "/home/me/.aws", "/home/me/work/.harness", "/home/me/work/.git/hooks"], ["/home/me/.netrc", "/home/me/work/mcp.json"]),
+  kind: fake(["/home/me/.ssh", "/home/me/.aws", "/home/me/work/.harness", "/home/me/work/.git", "/home/me/work/.git/hooks"], ["/home/me/.netrc", "/home/me/work/mcp.json"]),
   ...over,
 });
 
@@ -49,8 +49,8 @@ describe("bwrapArgs", () => {
       "--tmpfs /home/me/.aws",
       "--ro-bind /dev/null /home/me/.netrc",
       "--ro-bind /home/me/work/.harness /home/me/work/.harness",
-      "--ro-bind /home/me/work/mcp.json /home/me/work/mcp.json",
       "--ro-bind /home/me/work/.git/hooks /home/me/work/.git/hooks",
+      "--ro-bind /home/me/work/mcp.json /home/me/work/mcp.json",
       "--unshare-all",
       "--new-session",
       "--die-with-parent",
@@ -79,6 +79,23 @@ describe("bwrapArgs", () => {
     assert.deepEqual(mounts(bwrapArgs(walls({ program: "/tmpfoo/learnharness" }))), mounts(bwrapArgs(walls())), "/tmpfoo 不在 /tmp 下面");
   });
 
+  it("受保护的路径（第 09 章那一张表）挂在第一段缺的地方：全新的文件夹里挂在 .git 上，git init 就建不出 .git/config；.git 是个文件（worktree）就挂它", () => {
+    const fresh = walled("/home/me/work", fake([]));
+    assert.deepEqual(fresh.map((p) => path.relative("/home/me/work", p)), [".harness", ".claude", ".git", "mcp.json", "AGENTS.md", "CLAUDE.md", ".env"]);
+    const repo = walled("/home/me/work", fake(["/home/me/work/.git"]));
+    assert.ok(repo.includes("/home/me/work/.git/hooks") && repo.includes("/home/me/work/.git/config") && !repo.includes("/home/me/work/.git"));
+    const worktree = walled("/home/me/work", fake([], ["/home/me/work/.git"]));
+    assert.ok(worktree.includes("/home/me/work/.git") && !worktree.some((p) => p.includes(".git/")));
+  });
+
+  it("已经有的 .env.local 也只读（.env* 是个模式，内核只认路径）", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lh-walled-"));
+    fs.writeFileSync(path.join(dir, ".env.local"), "K=1\n");
+    const found = walled(dir, () => undefined);
+    fs.rmSync(dir, { recursive: true, force: true });
+    assert.ok(found.includes(path.join(dir, ".env.local")) && found.includes(path.join(dir, ".env")));
+  });
+
   it("用户加的 denyRead：~/ 展开成家目录，绝对路径原样；不存在的不挂", () => {
     const m = mounts(bwrapArgs(walls({ denyRead: ["~/notes", "/srv/keys", "~/absent"], kind: fake(["/home/me/notes"], ["/srv/keys"]) })));
     assert.ok(m.includes("--tmpfs /home/me/notes"));
@@ -97,7 +114,9 @@ describe("seatbeltProfile", () => {
     assert.ok(lines.includes("(allow signal (target same-sandbox))"), "信号只能发给沙箱里的进程");
     assert.ok(lines.includes('(deny file-read* (subpath "/Users/me/.ssh") (literal "/Users/me/.ssh") (subpath "/Users/me/.netrc") (literal "/Users/me/.netrc"))'));
     assert.ok(lines.includes('(allow file-write* (subpath "/Users/me/work") (subpath "/private/tmp") (subpath "/private/var/folders") (literal "/dev/null") (literal "/dev/tty"))'));
-    assert.ok(lines.includes('(deny file-write* (subpath "/Users/me/work/.harness") (literal "/Users/me/work/mcp.json") (subpath "/Users/me/work/.git/hooks") (literal "/Users/me/work/.git/config"))'));
+    // 按路径拒绝，不管在不在：和 bwrap 那边是同一张表；.git 本身也不许建
+    const denied = lines.find((l) => l.startsWith("(deny file-write*"))!;
+    for (const p of [".git", ".harness", ".claude", ".git/hooks", ".git/config", "mcp.json", "AGENTS.md", "CLAUDE.md", ".env"]) assert.ok(denied.includes(`"/Users/me/work/${p}")`), `${p} 不在 ${denied}`);
     assert.equal(lines.at(-1), "(deny network*)");
     // 后写的规则优先：禁止读秘密在放行读之后，禁止写受保护的路径在放行写之后
     assert.ok(lines.findIndex((l) => l.startsWith("(deny file-read*")) > lines.indexOf("(allow file-read*)"));

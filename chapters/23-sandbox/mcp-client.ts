@@ -15,6 +15,9 @@ const SAFE_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", 
 export const CLOSE_GRACE_MS = 2000;
 
 // 客户端守的两个上限。默认是上面和 jsonrpc.ts 里的常量；main.ts 从环境变量读，测试把它们调小，不必真的收 64 MiB、真的等两秒
+// 起服务器用的命令行（沙箱开着时前面套上 bwrap），和服务器退出后要做的收尾
+export type Launch = (command: string, args: string[]) => { argv: string[]; release: () => void };
+
 export interface Limits {
   maxLine?: number; // 一条消息最长多少字节，默认 MAX_LINE
   closeGraceMs?: number; // 默认 CLOSE_GRACE_MS
@@ -66,7 +69,7 @@ export class McpClient {
   }
 
   // spawn 的失败（命令不存在）在 Node 里是异步的 "error" 事件，要等 "spawn" 事件才算真的起来了
-  static start(name: string, config: ServerConfig, log = toStderr, limits: Limits = {}, launch = (command: string, args: string[]) => [command, ...args]): Promise<McpClient> {
+  static start(name: string, config: ServerConfig, log = toStderr, limits: Limits = {}, launch: Launch = (command, args) => ({ argv: [command, ...args], release: () => {} })): Promise<McpClient> {
     const env: Record<string, string> = {};
     for (const key of SAFE_ENV) if (process.env[key] !== undefined) env[key] = process.env[key]!;
     Object.assign(env, config.env);
@@ -74,8 +77,9 @@ export class McpClient {
     // 它的每一行由我们带上服务名、显形、限长限速后再印（pipeStderr）。
     // detached：服务器自成一个进程组。终端的 Ctrl-C 会发给整个前台进程组，不分开的话，
     // 用户只想中断这一问，外部服务器却跟着全死了——它们的生死由我们来管（close / kill）
-    const [program, ...argv] = launch(config.command, config.args);
+    const { argv: [program, ...argv], release } = launch(config.command, config.args);
     const child = spawn(program, argv, { env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+    child.once("exit", release);
     return new Promise((resolve, reject) => {
       child.once("error", reject);
       child.once("spawn", () => {

@@ -1,7 +1,7 @@
 // mcp.ts：接线——读 mcp.json（mcp-config.ts），起服务器（mcp-client.ts），握手、列工具，
 // 包成 Tool（mcp-tools.ts）交给 main.ts 登记进注册表；只管连接，打印什么、进程退出时做什么由 main.ts 决定。
 // 第 23 章改动：选项里多一个 launch，交给 McpClient.start（沙箱开着时，服务器跑在 bwrap 里）。
-import { McpClient, type Limits } from "./mcp-client.ts";
+import { McpClient, type Launch, type Limits } from "./mcp-client.ts";
 import { type ServerConfig, toStderr, safely, loadMcpConfig, isObject, show } from "./mcp-config.ts";
 import { McpTool, MAX_NAME, exposedName, remoteTool } from "./mcp-tools.ts";
 import type { Tool } from "./registry.ts";
@@ -15,7 +15,7 @@ export interface McpOptions {
   wrap?: (tool: Tool) => Tool; // 交出去之前给每个工具套一层；默认原样
   started?: (client: McpClient) => void; // 进程一起来就告诉调用方（握手还没完）：这时收到 Ctrl-C，它也得被收拾
   limits?: Limits; // 一条消息多长、收尾等多久；默认见 mcp-client.ts
-  launch?: (command: string, args: string[]) => string[]; // 真正要起的命令行（比如套上沙箱）；默认原样
+  launch?: Launch; // 真正要起的命令行（比如套上沙箱）；默认原样
 }
 
 export interface McpConnections {

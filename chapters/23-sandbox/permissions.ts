@@ -1,6 +1,6 @@
 // permissions.ts：三档权限 allow / ask / deny。规则写在用户的 ~/.harness/settings.json 和工作目录的 .harness/settings.json 里，
 // 用 Claude Code 的写法：{"permissions": {"allow": ["bash(git status)"], "ask": ["bash(git push*)"], "deny": ["bash(rm *)"]}}。
-// 第 23 章改动：沙箱开着时，没有 deny、ask 规则说话的 bash 不必问——它能碰到的只有工作目录。
+// 第 23 章改动：沙箱开着时，没有 deny、ask 规则说话的 bash 不必问——它能碰到的只有工作目录。受保护的路径写成一张表（PROTECTED），沙箱用同一张。
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -179,8 +179,20 @@ export interface Verdict {
 }
 
 // 工作区里这些文件改了，下一次 git、harness、别的 agent 就会照着它们做事——core.fsmonitor 一行就能让 git status 跑任意命令。
-// 写它们总要问，allow 也放不行
-const PROTECTED = /(^|\/)(\.harness|\.git|\.claude)(\/|$)|(^|\/)\.env[^/]*$|(^|\/)(AGENTS|CLAUDE)\.md$/i;
+// 写它们总要问，allow 也放不行；沙箱（sandbox.ts）拿同一张表，命令也改不了、建不出来。
+// 写法和 .gitignore 一样：/ 结尾的是目录，/ 开头的只算工作目录这一层，* 结尾的是名字的开头
+export const PROTECTED = [".harness/", ".claude/", ".git/", "/mcp.json", "AGENTS.md", "CLAUDE.md", ".env*"];
+
+// 一条路径落在表里：某一段是表里的目录，或者最后一段是表里的文件。不分大小写：macOS 的文件系统也不分
+function isProtected(subject: string): boolean {
+  const parts = subject.toLowerCase().split("/");
+  return PROTECTED.some((entry) => {
+    const name = entry.toLowerCase().replace(/^\/|\/$/g, "");
+    const same = (part: string) => (name.endsWith("*") ? part.startsWith(name.slice(0, -1)) : part === name);
+    if (entry.endsWith("/")) return parts.some(same);
+    return entry.startsWith("/") ? parts.length === 1 && same(parts[0]) : same(parts.at(-1)!);
+  });
+}
 
 // 没有规则说话时和 Claude Code 的默认一样：工作目录里的读放行；目录外的读、写文件、bash 都要问
 export function decide(policy: Policy, tool: string, args: Record<string, unknown>, sandboxed = false): Verdict {
@@ -195,7 +207,7 @@ export function decide(policy: Policy, tool: string, args: Record<string, unknow
   if (deny) return { decision: "deny", rule: deny.text };
   // 模型不能改自己的规则和配置：下一次启动时，它写进去的东西就成了用户的意思
   const writes = tool === "write_file" || tool === "edit_file";
-  if (writes && subjects.some((s) => s !== undefined && (PROTECTED.test(s) || /^mcp\.json$/i.test(s)))) return { decision: "ask", why: "config" };
+  if (writes && subjects.some((s) => s !== undefined && isProtected(s))) return { decision: "ask", why: "config" };
   const ask = find("ask");
   if (ask) return { decision: "ask", rule: ask.text, why: ask.broken ? "broken" : undefined };
   // 带模式的 allow 看不清 $(…) 里、> 后面是什么；只写了工具名的 allow 本来就放行这个工具的一切——

@@ -1,12 +1,14 @@
 // sandbox.ts：执行边界。bash 的每条命令、每个 stdio MCP 服务器都在操作系统的沙箱里跑：
 // 只有工作目录可写，秘密看不见，看不到 harness 的进程，没有网络。规则管模型能要什么，沙箱管命令能做什么。
 // 第 23 章新增。Linux 用 bubblewrap（bwrap），macOS 用 sandbox-exec 加一份生成的配置；都没有就警告，照第 22 章办。
+// 工作目录里受保护的路径（permissions.ts 的 PROTECTED）只读，还不存在的也建不出来：每条命令开始时现看、现挂。
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError } from "./model.ts";
+import { PROTECTED } from "./permissions.ts";
 import { safeLine } from "./terminal.ts";
 import { readTextFile } from "./text-file.ts";
 
@@ -18,9 +20,6 @@ export interface SandboxSettings {
 
 // 一台开发机上最值钱的东西：钥匙、令牌、云账号。命令和 MCP 服务器一律看不见（用户可以在 denyRead 里再加）
 export const SECRETS = ["~/.ssh", "~/.gnupg", "~/.aws", "~/.azure", "~/.kube", "~/.docker", "~/.config/gh", "~/.netrc", "~/.npmrc", "~/.pypirc", "~/.harness"];
-
-// 第 09 章不许模型直接写的那几处，在工作目录里也只读：否则一条 echo 就绕过了 write_file 的确认
-export const PROTECTED = [".harness", "mcp.json", ".git/hooks", ".git/config"];
 
 const USER = "~/.harness/settings.json";
 
@@ -118,7 +117,7 @@ export function bwrapArgs(walls: Walls): string[] {
     if (what === "dir") args.push("--tmpfs", secret); // 一层空的 tmpfs 盖在上面：目录还在，里面什么都没有
     else if (what === "file") args.push("--ro-bind", "/dev/null", secret);
   }
-  for (const p of PROTECTED.map((rel) => path.join(cwd, rel))) if (kind(p)) args.push("--ro-bind", p, p);
+  for (const p of walled(cwd, kind)) if (kind(p)) args.push("--ro-bind", p, p); // 不存在的，confine 已经放好了占位（见 hold）
   // --unshare-all：新的用户、PID、网络、IPC、UTS、cgroup 命名空间。看不见 harness 的进程（/proc/$PPID/environ 也就没了），没有网络。
   // --new-session：命令拿不到我们的终端，塞不进按键（TIOCSTI）；--die-with-parent：harness 一死，里面的一切跟着死
   args.push("--unshare-all", "--new-session", "--die-with-parent", "--setenv", "TMPDIR", "/tmp", "--chdir", cwd, "--");
@@ -129,6 +128,32 @@ export function bwrapArgs(walls: Walls): string[] {
 function secrets({ cwd, home, denyRead }: Walls): string[] {
   const expanded = denyRead.map((p) => (p.startsWith("~/") ? path.join(home, p.slice(2)) : p)).map((p) => realOr(p));
   return [...new Set(expanded)].filter((p) => !isInside(cwd, p));
+}
+
+// write_file 写之前要问的那张表（PROTECTED），在沙箱里只读——否则一条 echo 就绕过了那个问题。
+// .git 只管 hooks/ 和 config：能让 git 替人跑程序的是这两处；整个 .git 只读的话，git commit 就用不了了。
+// .env* 是个模式，内核只认路径：挡得住 .env 和已经有的 .env.local，挡不住新起一个名字的
+function guarded(cwd: string): string[] {
+  const names = fs.existsSync(cwd) ? fs.readdirSync(cwd) : [];
+  return PROTECTED.flatMap((entry) => {
+    if (entry === ".git/") return [".git/hooks", ".git/config"];
+    if (entry.endsWith("*")) return [entry.slice(0, -1), ...names.filter((n) => n.toLowerCase().startsWith(entry.slice(0, -1).toLowerCase()))];
+    return [entry.replace(/^\/|\/$/g, "")];
+  });
+}
+
+// 挂成只读的那一处：路径都在，就是它自己；半路缺了一段（或者半路是个文件），就是那一段——
+// .git 还不存在时挂在 .git 上，git init 就建不出一个命令能改的 .git/config
+export function walled(cwd: string, kind: Walls["kind"]): string[] {
+  const walls = guarded(cwd).map((rel) => {
+    let p = cwd;
+    for (const part of rel.split("/")) {
+      p = path.join(p, part);
+      if (kind(p) !== "dir") break;
+    }
+    return p;
+  });
+  return [...new Set(walls)];
 }
 
 function isInside(p: string, dir: string): boolean {
@@ -152,7 +177,8 @@ export function seatbeltProfile(walls: Walls, tmp = ["/private/tmp", "/private/v
   const sub = (p: string) => `(subpath ${q(p)})`;
   const lit = (p: string) => `(literal ${q(p)})`;
   const hidden = secrets(walls).map((p) => `${sub(p)} ${lit(p)}`);
-  const readonly = [sub(path.join(cwd, ".harness")), lit(path.join(cwd, "mcp.json")), sub(path.join(cwd, ".git/hooks")), lit(path.join(cwd, ".git/config"))];
+  // Seatbelt 按路径拒绝，不管它在不在：.git 本身也写上（建不出 .git；已有的 .git 里面照样能写）
+  const readonly = [lit(path.join(cwd, ".git")), ...guarded(cwd).map((rel) => sub(path.join(cwd, rel)))];
   return [
     "(version 1)",
     "(deny default)",
@@ -171,14 +197,58 @@ export function seatbeltProfile(walls: Walls, tmp = ["/private/tmp", "/private/v
 // ---- 开着的沙箱：main.ts 启动时定下来，bash 和 MCP 客户端起进程时都经过 confine ----
 
 let wrap: ((argv: string[]) => string[]) | undefined;
+let workdir = ""; // 沙箱开着时的工作目录（真实路径）
+
+// 起进程要的命令行，和进程退出后要调的 release（拿掉为它放的占位文件）
+export interface Confined {
+  argv: string[];
+  release: () => void;
+}
 
 // 起一个进程之前：命令先在沙箱外找一找，找不到就和第 22 章一样报 ENOENT（而不是沙箱里一句看不懂的 execvp），
 // 再套上沙箱。命令名原样交给 bwrap（它照 PATH 找）：bash 报错时自称 bash，不是 /usr/bin/bash。沙箱没开时原样交回
-export function confine(command: string, args: string[]): string[] {
-  if (!wrap) return [command, ...args];
+export function confine(command: string, args: string[]): Confined {
+  if (!wrap) return { argv: [command, ...args], release: () => {} };
   const found = command.includes("/") ? fs.existsSync(command) : which(command, process.env.PATH ?? "") !== undefined;
   if (!found) throw Object.assign(new Error(`找不到命令 ${command}`), { code: "ENOENT" });
-  return wrap([command, ...args]);
+  const release = hold(walled(workdir, kind).filter((p) => !fs.lstatSync(p, { throwIfNoEntry: false }) || placeholders.has(p)));
+  return { argv: wrap([command, ...args]), release };
+}
+
+// 还不存在的受保护路径：命令开始前放一个空文件（O_EXCL，确实是我们建的），沙箱把它只读挂上，命令就建不出同名的东西；
+// 命令退出后拿掉。几条命令同时跑时共用一个，最后一个退出的拿掉；其间有人往里写了东西（比如用户批准的 write_file），就留着它
+const placeholders = new Map<string, { users: number; ino: number }>();
+process.on("exit", () => placeholders.forEach((_, p) => unplace(p)));
+
+function hold(paths: string[]): () => void {
+  const held = paths.filter((p) => {
+    const mine = placeholders.get(p);
+    if (mine) {
+      mine.users++;
+      return true;
+    }
+    try {
+      const fd = fs.openSync(p, "wx");
+      placeholders.set(p, { users: 1, ino: fs.fstatSync(fd).ino });
+      fs.closeSync(fd);
+      return true;
+    } catch {
+      return false; // 刚被别人建了（它在了，照样只读挂上），或者建不了（命令也一样建不了）
+    }
+  });
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    for (const p of held) if (--placeholders.get(p)!.users === 0) unplace(p);
+  };
+}
+
+function unplace(p: string) {
+  const { ino } = placeholders.get(p)!;
+  placeholders.delete(p);
+  const stat = fs.lstatSync(p, { throwIfNoEntry: false });
+  if (stat?.isFile() && stat.size === 0 && stat.ino === ino) fs.rmSync(p, { force: true });
 }
 
 // 返回沙箱开着没有；"required": true 而沙箱起不来时抛 ConfigError（main.ts 打一行 错误:，退出码 2）
@@ -192,9 +262,9 @@ export async function startSandbox(cwd: string, home = os.homedir(), log = (line
     return false;
   }
   const walls: Walls = { cwd: fs.realpathSync(cwd), home: realOr(home), denyRead: settings.denyRead, kind, program: projectRoot() };
+  workdir = walls.cwd;
   if (found.kind === "bwrap") {
-    const args = bwrapArgs(walls); // 受保护的路径在不在，启动时看一次
-    wrap = (argv) => [found.program, ...args, ...argv];
+    wrap = (argv) => [found.program, ...bwrapArgs(walls), ...argv]; // 受保护的路径在不在，每条命令现看
   } else {
     const profile = seatbeltProfile(walls);
     wrap = (argv) => [found.program, "-p", profile, ...argv];

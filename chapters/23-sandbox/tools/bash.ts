@@ -38,8 +38,9 @@ function run(command: string, seconds: number, signal?: AbortSignal): Promise<st
   return new Promise((resolve) => {
     // detached：bash 自己当一个进程组的头。超时的时候，一个发给整组的信号就能带走它生的所有子孙——
     // 只杀 bash 本身的话，`sleep 100 &` 这样的后台进程会变成孤儿继续跑
-    const [program, ...argv] = confine("bash", ["-c", command]);
+    const { argv: [program, ...argv], release } = confine("bash", ["-c", command]);
     const child = spawn(program, argv, { detached: true, stdio: ["ignore", "pipe", "pipe"], env: childEnv() });
+    child.once("exit", release); // 沙箱为这条命令放的占位文件，命令一退出就拿掉
     const stdout = collect(child.stdout);
     const stderr = collect(child.stderr);
     if (child.pid !== undefined) running.add(child.pid);
@@ -67,6 +68,7 @@ function run(command: string, seconds: number, signal?: AbortSignal): Promise<st
     const interrupt = () => endGroup();
     signal?.addEventListener("abort", interrupt, { once: true });
     child.on("error", (e) => {
+      release();
       clearTimeout(timer);
       resolve(`错误: 启动 bash 失败：${e.message}`);
     });
