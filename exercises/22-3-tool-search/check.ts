@@ -1,8 +1,9 @@
 // 练习 22-3 的检查器：工具搜索。场景都用实验二的配置（time 2 个 + fs 14 个 = 16 个 MCP 工具），
-// 门槛由 HARNESS_TOOL_SEARCH_AT 给：1000 等于关着，10 就开了。查的是模型收到的请求——tools 数组里有什么、
+// 门槛由 HARNESS_TOOL_SEARCH_AT 给：16 正好等于工具数，没“超过”，关着；15 就开了——fs 自己 14 个、time 2 个，
+// 只有看总数才超过（一个个服务器看的实现在这里露馅）。查的是模型收到的请求——tools 数组里有什么、
 // system prompt 里有什么、桥工具交回了什么——再加一笔账：首轮输入少了多少。
 import { describe, promptTokens, systemPrompt, toolNames, toolResults, type Requirement } from "../checker.ts";
-import type { RunResult } from "../../shared/scenario.ts";
+import { hasTerminalTool, type RunResult } from "../../shared/scenario.ts";
 import { estimateTokens } from "../../shared/scripted-model.ts";
 
 // 实验二的 16 个 MCP 工具（fs 服务器的版本在 package.json 里钉死了）
@@ -26,6 +27,9 @@ const MCP_TOOLS = [
 ];
 const BRIDGES = ["mcp_describe", "mcp_call"];
 const UNKNOWN = "mcp__fs__no_such_tool";
+// 差一点就对的名字：少了服务名前缀、只写了一截。按子串、按结尾找工具的实现会把它们认成真的工具
+const NEAR_MISSES = ["read_text_file", "mcp__time__current"];
+const DESCRIBED = "mcp__fs__read_text_file";
 
 // 首轮输入：模型第一次就直接作答时没有 [round 1 输入 …] 那一行，数字在总结行 [共 1 轮 · 最后一轮输入 X tokens…] 里
 function firstRoundTokens(run: RunResult): number | undefined {
@@ -48,7 +52,7 @@ const failedRun = (run: RunResult) => (run.requests === 0 || run.exitCode !== 0 
 
 export const requirements: Requirement[] = [
   {
-    name: "工具不多时（HARNESS_TOOL_SEARCH_AT=1000）和第 22 章一样：16 个 MCP 工具的声明都在 tools 数组里，没有桥工具",
+    name: "工具数没超过门槛（HARNESS_TOOL_SEARCH_AT=16，正好等于工具数）时和第 22 章一样：16 个 MCP 工具的声明都在 tools 数组里，没有桥工具，system prompt 里没有清单",
     scenario: "search-off",
     check(run) {
       withoutSearch = firstRoundTokens(run);
@@ -58,13 +62,17 @@ export const requirements: Requirement[] = [
       const bridges = BRIDGES.filter((n) => tools.includes(n));
       if (missing.length > 0 || bridges.length > 0) {
         const got = [missing.length > 0 ? `缺 ${missing.length} 个 mcp__ 工具（${describe(missing.join("、"))}）` : "", bridges.length > 0 ? `有 ${bridges.join("、")}` : ""];
-        return `期望：MCP 工具没超过门槛时照第 22 章的样子，16 个 mcp__ 工具都在首轮请求的 tools 数组里，也没有 ${BRIDGES.join("、")}；实际：tools 数组里${got.filter(Boolean).join("，")}${failedRun(run)}`;
+        return `期望：门槛 16、工具正好 16 个——“超过”门槛才开工具搜索（是 >，不是 >=），照第 22 章的样子，16 个 mcp__ 工具都在首轮请求的 tools 数组里，也没有 ${BRIDGES.join("、")}；实际：tools 数组里${got.filter(Boolean).join("，")}${failedRun(run)}`;
+      }
+      const listed = MCP_TOOLS.filter((n) => systemPrompt(run, 1).includes(n));
+      if (listed.length > 0) {
+        return `期望：工具搜索关着时 system prompt 和第 22 章一样，不接 MCP 工具清单（声明都在 tools 数组里，清单只是白花钱）；实际：system prompt 里写着 ${listed.length} 个 MCP 工具名（${describe(listed.join("、"))}）`;
       }
       if (withoutSearch === undefined) return `期望：转录里有首轮的用量行（[共 1 轮 · 最后一轮输入 X tokens…]）；实际：没找到${failedRun(run)}`;
     },
   },
   {
-    name: "工具多了（HARNESS_TOOL_SEARCH_AT=10 < 16）：MCP 工具撤出 tools 数组，换成 mcp_describe 和 mcp_call",
+    name: "工具多了（HARNESS_TOOL_SEARCH_AT=15 < 16，按所有服务器的总数算）：MCP 工具撤出 tools 数组，换成 mcp_describe 和 mcp_call",
     scenario: "search-on",
     check(run) {
       const tools = toolNames(run, 1);
@@ -72,7 +80,7 @@ export const requirements: Requirement[] = [
       const bridges = BRIDGES.filter((n) => !tools.includes(n));
       if (left.length > 0 || bridges.length > 0) {
         const got = [left.length > 0 ? `还有 ${left.length} 个 mcp__ 工具（${describe(left.join("、"))}）` : "", bridges.length > 0 ? `没有 ${bridges.join("、")}` : ""];
-        return `期望：首轮请求的 tools 数组里一个 mcp__ 工具都没有，但有 ${BRIDGES.join(" 和 ")}；实际：tools 数组里${got.filter(Boolean).join("，")}${failedRun(run)}`;
+        return `期望：门槛 15，fs 的 14 个加 time 的 2 个一共 16 个，超过了（门槛看所有服务器的总数，不是一个个看），首轮请求的 tools 数组里一个 mcp__ 工具都没有，但有 ${BRIDGES.join(" 和 ")}；实际：tools 数组里${got.filter(Boolean).join("，")}${failedRun(run)}`;
       }
     },
   },
@@ -110,8 +118,13 @@ export const requirements: Requirement[] = [
     scenario: "describe-and-call",
     check(run) {
       const schema = toolResults(run, 2).join("\n");
-      if (!schema.includes("properties") || !schema.includes('"path"')) {
-        return `期望：mcp_describe({"name": "mcp__fs__read_text_file"}) 交回这个工具的完整声明（JSON，参数 schema 的 properties 里有 "path"）；实际：${describe(schema)}${failedRun(run)}`;
+      if (!schema.includes("properties") || !schema.includes('"path"') || !schema.includes(DESCRIBED)) {
+        return `期望：mcp_describe({"name": "${DESCRIBED}"}) 交回这个工具的完整声明（JSON，有名字，参数 schema 的 properties 里有 "path"）；实际：${describe(schema)}${failedRun(run)}`;
+      }
+      // 只交回点名的那一份：把 16 份都交回来，这一轮又把省下的两千多 tokens 发了回去，之后每轮还随历史重发
+      const others = MCP_TOOLS.filter((n) => n !== DESCRIBED && schema.includes(`"${n}"`));
+      if (others.length > 0) {
+        return `期望：mcp_describe 只交回点名的那一个工具（${DESCRIBED}）的声明；实际：结果里还有 ${others.length} 个别的工具的声明（${describe(others.join("、"))}），共约 ${estimateTokens(schema)} tokens——全交回来，省下的钱又花回去了`;
       }
       const dirs = toolResults(run, 3).join("\n");
       if (!dirs.includes("/work/docs")) {
@@ -134,6 +147,41 @@ export const requirements: Requirement[] = [
         if (!result?.startsWith("错误") || !result.includes(UNKNOWN) || !points) {
           return `期望：${bridge} 收到不存在的名字 ${UNKNOWN} 时交回一条“错误: …”，里面点出这个名字，并告诉模型对的名字在哪（system prompt 里的清单，或者直接列出来）；实际：${describe(result)}${failedRun(run)}`;
         }
+      }
+    },
+  },
+  {
+    name: "名字要一字不差：少了服务名前缀的 read_text_file、只写了一截的 mcp__time__current 也是错的名字",
+    scenario: "unknown-name",
+    check(run) {
+      const results = toolResults(run, 2).slice(2);
+      for (const [i, [bridge, name]] of [["mcp_describe", NEAR_MISSES[0]], ["mcp_call", NEAR_MISSES[1]]].entries()) {
+        if (!toolNames(run, 1).includes(bridge)) return `期望：工具搜索开着（门槛 10 < 16），tools 数组里有 ${bridge}；实际：没有${failedRun(run)}`;
+        const result = results[i];
+        if (!result?.startsWith("错误") || !result.includes(name)) {
+          return `期望：${bridge}({"name": "${name}"}) 交回“错误: …”并点出 ${name}——名字按全名一字不差地比（===），不按子串、不按结尾；模型写歪的名字被悄悄认成别的工具，它就不知道自己写错了；实际：${describe(result)}${failedRun(run)}`;
+        }
+      }
+    },
+  },
+  {
+    name: "不是非负整数的 HARNESS_TOOL_SEARCH_AT：一行配置错误，退出码 2，一个请求都不发",
+    scenario: "bad-threshold",
+    check(run) {
+      if (run.exitCode !== 2 || run.requests > 0) {
+        return `期望：HARNESS_TOOL_SEARCH_AT=十个 不是非负整数，像 HARNESS_MAX_ROUNDS 写错时那样报一行配置错误、以退出码 2 结束，不带着猜出来的门槛往下跑；实际：退出码 ${run.exitCode}，发了 ${run.requests} 个请求`;
+      }
+    },
+  },
+  {
+    name: "经 mcp_call 的调用也能被 Ctrl-C 打断：这一问马上停下，不等服务器的回答",
+    scenario: "call-ctrl-c",
+    check(run) {
+      if (!hasTerminalTool()) return "期望：这个场景在伪终端里跑，要用 util-linux 的 script 命令；实际：这台机器上没有（macOS 自带的 script 参数不同）。这一条请在 Linux 上检查";
+      if (!toolNames(run, 1).includes("mcp_call")) return `期望：工具搜索开着（门槛 0 < 7），tools 数组里有 mcp_call；实际：没有${failedRun(run)}`;
+      const result = toolResults(run, 2)[0];
+      if (result === undefined || result.includes("终于算完了") || !result.startsWith("错误")) {
+        return `期望：mcp_call 转调 mcp__fault__slow（3 秒后才回答）时按了 Ctrl-C，这次调用马上以“错误: …”结束（mcp_call 把 execute 收到的 signal 原样交给那个工具的 execute）；实际：下一问里这次调用的结果是 ${describe(result)}${result?.includes("终于算完了") ? "——harness 等服务器慢慢算完才停下，Ctrl-C 没有传到 MCP 调用上" : ""}${failedRun(run)}`;
       }
     },
   },
