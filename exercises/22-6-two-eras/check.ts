@@ -4,7 +4,7 @@
 // SDK v1 的 silent、只说新版却起得很慢的 slow，时限设成 1 毫秒——它们不答是构造出来的，判断不看机器快慢。
 // 依赖都在 devDependencies 里，不联网。era 工具报出服务器这一边看到了什么（收到几次 server/discover、initialize……），
 // 所以查的是线上的事实，不看读者怎么措辞；握手行只要求写出协议版本。
-import { describe, toolResults, type Requirement } from "../checker.ts";
+import { describe, eachServer, toolResults, type Requirement } from "../checker.ts";
 import type { RunResult } from "../../shared/scenario.ts";
 
 const SCENARIO = "two-eras";
@@ -16,7 +16,7 @@ const result = (run: RunResult, i: number) => toolResults(run, 2)[i];
 const quote = (value: string | undefined) => (value === undefined ? describe(value) : `“${describe(value)}”`);
 const handshake = (run: RunResult, server: string) => run.transcript.split("\n").find((line) => line.includes(`"${server}"`) && line.includes("握手"));
 const failed = (run: RunResult) => (run.requests < 2 || run.exitCode !== 0 ? `（这次运行没有正常结束：模型收到 ${run.requests} 次请求，退出码 ${run.exitCode}；VERBOSE=1 看完整输出）` : "");
-// era 工具的报告：“收到 server/discover 1 次、initialize 0 次……；不带 _meta 的请求 0 个”
+// era 工具的报告：“收到 server/discover 1 次、initialize 0 次……；_meta 不全的请求 0 个”
 const count = (report: string, what: string) => Number(report.match(new RegExp(`${what.replace("/", "\\/")} (\\d+) (次|个)`))?.[1] ?? NaN);
 
 export const requirements: Requirement[] = [
@@ -39,12 +39,12 @@ export const requirements: Requirement[] = [
     check(run) {
       const report = result(run, MODERN_ERA) ?? "";
       if (!report.includes("新版")) return `期望：modern 的 era 工具答“本连接：新版 2026-07-28；…”；实际：模型收到 ${quote(report)}${failed(run)}`;
-      const bare = count(report, "不带 _meta 的请求");
-      if (bare !== 0) return `期望：说新版时 tools/list、tools/call 每个请求的 params._meta 里都有协议版本和客户端能力（服务器不记得你，每个请求各自说清）；实际：服务器收到 ${bare} 个不带 _meta 的请求（${describe(report)}）`;
+      const bare = count(report, "_meta 不全的请求");
+      if (bare !== 0) return `期望：说新版时 server/discover、tools/list、tools/call 每个请求的 params._meta 里都有协议版本、客户端能力和客户端身份（io.modelcontextprotocol/protocolVersion、clientCapabilities、clientInfo：服务器不记得你，每个请求各自说清）；实际：服务器收到 ${bare} 个 _meta 不全的请求（${describe(report)}）`;
       const extra = ["initialize", "notifications/initialized", "ping"].filter((m) => count(report, m) > 0);
       if (extra.length > 0) return `期望：新版没有握手，也没有 ping：一个 ${extra.join("、")} 都不发；实际：${describe(report)}`;
       const probes = count(report, "server/discover");
-      if (!(probes <= 2)) return `期望：时代是服务器进程的属性，探一次就记住，不是每个请求前都探一次；实际：服务器收到 server/discover ${probes} 次（${describe(report)}）`;
+      if (probes !== 1) return `期望：时代是服务器进程的属性，探一次就记住，不是每个请求前都探一次（modern 第一次就答了 DiscoverResult，没有再探的理由）；实际：服务器收到 server/discover ${probes} 次（${describe(report)}）`;
     },
   },
   {
@@ -56,12 +56,16 @@ export const requirements: Requirement[] = [
     },
   },
   {
-    name: "起得慢的新版服务器：探路没等到回答、退回 initialize 却被答 -32022，就再探一次，说新版",
+    name: "起得慢的新版服务器：探路没等到回答、退回 initialize 却被答 -32022，就再探一次（只一次），说新版",
     scenario: NO_ANSWER,
     check(run) {
       const report = result(run, SLOW_ERA);
       if (!report?.includes("新版")) {
-        return `期望：slow 在收到 initialize 之前什么也不处理——探路等不到回答，退回 initialize，它才醒来，答 -32022（data.supported 里是 2026-07-28）。以为它老，错了：再探一次（或者一直等它），最后说新版，era 工具答“本连接：新版 …”；实际：模型收到 ${quote(report)}；握手那一行是 ${quote(handshake(run, "slow"))}${failed(run)}`;
+        return `期望：slow 在收到 initialize 之前什么也不处理——探路等不到回答，退回 initialize，它才醒来，答 -32022（data.supported 里是 2026-07-28）。以为它老，错了：再探一次，最后说新版，era 工具答“本连接：新版 …”；实际：模型收到 ${quote(report)}；握手那一行是 ${quote(handshake(run, "slow"))}${failed(run)}`;
+      }
+      const [probes, handshakes] = [count(report, "server/discover"), count(report, "initialize")];
+      if (probes > 2 || handshakes > 1) {
+        return `期望：认错只认一次——第一次探路没等到回答、initialize 换来 -32022，再探一次就够了（它刚说了自己是新版、而且醒着，这一次不设时限，等它答），一共 server/discover 两次、initialize 一次；实际：服务器收到 server/discover ${probes} 次、initialize ${handshakes} 次（${describe(report)}）——再探的那次还套着探路的时限，或者认错没有次数上限`;
       }
     },
   },
@@ -109,14 +113,32 @@ export const requirements: Requirement[] = [
     },
   },
   {
-    name: "新版的服务器答 -32022：不退回 initialize，警告里说出它支持的版本",
+    name: "新版的服务器答 -32022：不退回 initialize；列出的版本我们会，就换它再问一次（只一次）；都不会，警告里说出它支持的版本",
     scenario: SCENARIO,
     check(run) {
-      if (run.transcript.includes("era future: 收到 initialize")) {
-        return `期望：future 对 server/discover 答 -32022，data.supported 是 ["2027-01-01"]——这是新版服务器认得出的错误，说明它是新版的，只是版本对不上；不该再退回 initialize；实际：它收到了 initialize（它的日志：“era future: 收到 initialize”）`;
-      }
-      const warning = run.transcript.split("\n").find((line) => line.includes('"future"') && line.startsWith("警告"));
-      if (!warning?.includes("2027-01-01")) return `期望：跳过 future 时打一行警告，说出它支持的版本 2027-01-01，用户才知道该升级哪一边；实际：${quote(warning)}${failed(run)}`;
+      const warning = (server: string) => run.transcript.split("\n").find((line) => line.includes(`"${server}"`) && line.startsWith("警告"));
+      const future = warning("future");
+      // picky 收到的方法记在 era-picky.log 里，场景的 afterwards（cat）把它接在转录末尾
+      const log = run.transcript.split("$ cat era-picky.log\n")[1]?.split("\n") ?? [];
+      const asked = log.filter((line) => line === "server/discover").length;
+      return eachServer("答 -32022 的两个新版服务器各有各的结局", [
+        [
+          "future",
+          run.transcript.includes("era future: 收到 initialize")
+            ? `期望：future 对 server/discover 答 -32022，data.supported 是 ["2027-01-01"]——这是新版服务器认得出的错误，说明它是新版的，只是版本对不上；不该再退回 initialize；实际：它收到了 initialize（它的日志：“era future: 收到 initialize”）`
+            : !future?.includes("2027-01-01")
+              ? `期望：跳过 future 时打一行警告，说出它支持的版本 2027-01-01，用户才知道该升级哪一边；实际：${quote(future)}${failed(run)}`
+              : undefined,
+        ],
+        [
+          "picky",
+          log.includes("initialize")
+            ? `期望：picky 答的是 -32022，它是新版的服务器，不退回 initialize；实际：它收到了 initialize`
+            : asked !== 2 || !warning("picky")
+              ? `期望：picky 答 -32022，data.supported 里正是我们会的 2026-07-28：换这个版本再问一次；它还是答 -32022，就不再问，一行警告跳过它——一共 server/discover 两次（它把收到的方法记在 era-picky.log 里）；实际：它收到 server/discover ${asked} 次，${warning("picky") ? "有" : "没有"}跳过它的警告${asked > 2 ? "——来回问没有上限：它前五次都这样答" : asked < 2 ? "——它列出的版本我们会，该换它再问一次" : ""}${failed(run)}`
+              : undefined,
+        ],
+      ]);
     },
   },
 ];
