@@ -29,6 +29,7 @@ export interface Expect {
   contains?: string; // 某一条消息（不论角色）包含
   lastAssistant?: string; // 最后一条 assistant 消息的 content 是一段文字（不是数组、不是 JSON），而且包含这段
   plainNoThinking?: boolean; // 没有 tool_calls 的 assistant 消息不带思考：没有 reasoning_content、reasoning 字段，content 是一段文字
+  model?: string; // 请求的 model 字段正好是它（换了备用模型以后，哪次请求问的是哪个模型）
 }
 
 export interface Turn {
@@ -320,6 +321,7 @@ function checkExpect(expect: Expect | undefined, body: any, label: string, inher
   const text = (m: any) => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? null));
   const last = (role: string) => [...messages].reverse().find((m) => m.role === role);
   if (expect.stream !== undefined && Boolean(body.stream) !== expect.stream) fail(`stream 应为 ${expect.stream}`, body.stream);
+  if (expect.model !== undefined && body.model !== expect.model) fail(`model 应为 "${expect.model}"`, body.model);
   if (expect.tools && !(inherited ? inOrder(expect.tools, tools) : JSON.stringify(tools) === JSON.stringify(expect.tools))) {
     fail(`tools 应为 ${JSON.stringify(expect.tools)}${inherited ? "（按顺序都在，可以夹着后来加的）" : ""}`, tools);
   }
