@@ -2,6 +2,7 @@
 // 每一个都要被管这件事的那条要求认出来。场景只有一个（fork-and-list，三次运行），一个变异体约 1.5 秒；
 // 去读 FIFO 的那个让 --sessions 卡住，要等满场景的时限（30 秒）才判得出来，排在最前面先起跑。
 // 看不见的：第一问先显形再截短还是先截短再显形（两种都不会把控制字符原样印出来，场景只查这一点）；
+// 按字符还是按 UTF-16 单位截短（提示 4：场景里第 40 个字附近没有 emoji，劈开的代理项也会被 safeLine 显形，查不出来）；
 // --fork 不跟在 --resume 后面时怎么办（任务没规定）。
 import { requirements } from "../exercises/10-1-fork-and-list/check.ts";
 import { mutantSuite, type Mutant } from "./mutants-lib.ts";
@@ -78,6 +79,22 @@ const MUTANTS: Mutant[] = [
     to: "first: messages[0]?.content",
     fails: "--sessions 新的在前",
     because: /第一问/,
+  },
+  {
+    name: "时间取的是现在，不是 id 里的开始时间（任务：时间从 id 里读）",
+    file: "main.ts",
+    from: "const time = `${id.slice(0, 4)}-${id.slice(4, 6)}-${id.slice(6, 8)} ${id.slice(9, 11)}:${id.slice(11, 13)}`;",
+    to: 'const time = new Date().toISOString().slice(0, 16).replace("T", " ");',
+    fails: "--sessions 新的在前",
+    because: /2020-01-01 09:00/,
+  },
+  {
+    name: "--sessions 放在 loadConfig() 之后（任务：不需要密钥）",
+    file: "main.ts",
+    from: 'if (process.argv[2] === "--sessions") return printSessions(); // 只看本地的文件，不用模型，也不要密钥\n  const config = loadConfig(process.env);',
+    to: 'const config = loadConfig(process.env);\n  if (process.argv[2] === "--sessions") return printSessions();',
+    fails: "--sessions 新的在前",
+    because: /密钥/,
   },
   {
     name: "第一问原样上屏，不显形（提示 4）",

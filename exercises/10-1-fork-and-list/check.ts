@@ -102,6 +102,7 @@ export const requirements: Requirement[] = [
     check(run) {
       const lines = listing(run);
       if (!lines) return `期望：--sessions 打印这个文件夹的会话；实际：什么也没打印${how(run)}`;
+      if (lines.some((line) => line.includes("HARNESS_API_KEY"))) return `期望：--sessions 只看本地文件、不发请求，没设密钥也能用（场景里没有 HARNESS_API_KEY）——在 loadConfig() 之前处理它；实际：${describe(lines.join(" / "))}`;
       const ids = lines.filter((line) => ID.test(line)).map((line) => line.slice(0, 20));
       const want = [NEWEST, ORIGINAL, HOSTILE, FIFO, LINK];
       if (ids.join() !== want.join()) {
