@@ -1,8 +1,8 @@
 // 练习 22-2 的检查器：(a) mcp.json 里的服务器先批准、再启动；(b) MCP 工具过第 09 章的三档权限。
 // 查的是模型收到了什么（工具结果）和文件到底写没写，不逐字比对措辞：你的拒绝理由可以换个说法，
 // 但得以“错误:”开头、说清为什么没执行。
-// (a) 的场景里，kit 服务器的命令一启动就写下 started.txt，最后一步用内置的 read_file 看它在不在：
-// 读得到，就是那条命令跑过了。批准记录的格式见 README（~/.harness/trusted-mcp.json），
+// (a) 的场景里，每个服务器的命令一启动就往 started.txt 里写一行“启动了 <服务名>”，最后一步用内置的 read_file 读它：
+// 读得到那一行，就是那条命令跑过了（它后面的 MCP 服务器起没起来都一样）。批准记录的格式见 README（~/.harness/trusted-mcp.json），
 // 别的场景都在 setup 里预先批准了自己的服务器——三个练习做在同一份副本里也互不妨碍。
 import { describe, toolNames, toolResults, type Requirement } from "../checker.ts";
 import { hasTerminalTool, type RunResult } from "../../shared/scenario.ts";
@@ -20,12 +20,20 @@ function noteWritten(run: RunResult, request: number): string | undefined {
   return check !== undefined && check.includes(NOTE) ? check : undefined;
 }
 
-const STARTED = "启动了"; // kit 的命令写进 started.txt 的字
-const kitStarted = (run: RunResult, request: number) => {
+// 服务器的命令写进 started.txt 的那一行
+const started = (run: RunResult, request: number, name: string) => {
   const result = toolResults(run, request)[0];
-  return result !== undefined && result.includes(STARTED) ? result : undefined;
+  return result !== undefined && result.includes(`启动了 ${name}`) ? result : undefined;
 };
-const kitTools = (run: RunResult, request: number) => toolNames(run, request).filter((name) => name?.startsWith("mcp__kit__"));
+const kitStarted = (run: RunResult, request: number) => started(run, request, "kit");
+const toolsOf = (run: RunResult, request: number, server: string) => toolNames(run, request).filter((name) => name?.startsWith(`mcp__${server}__`));
+const kitTools = (run: RunResult, request: number) => toolsOf(run, request, "kit");
+// trust-no-terminal 里另外三个服务器：~/.harness/trusted-mcp.json 里有它们的记录，可都不是这个目录、这条命令的批准
+const LOOSE: [name: string, why: string][] = [
+  ["elsewhere", "批准记在上一级目录名下（批准按工作目录分开，别的目录的不算，上级目录的也不算）"],
+  ["envy", "批准时 env 是空的，如今 mcp.json 给它加了 NODE_OPTIONS（env 也是命令的一部分）"],
+  ["swapped", "批准的 command 是 bash，如今是 sh（command 变了就是另一条命令）"],
+];
 // 问题停在 “[y/N] ” 上：检查器看到它才替你按键。第 n 个问题之前（从上一个问题之后算起）的那段输出
 function question(run: RunResult, n: number): string | undefined {
   const parts = run.transcript.split("[y/N]");
@@ -43,9 +51,24 @@ export const requirements: Requirement[] = [
       if (ran) return `期望：kit 没有批准过，输入又不是终端、没法问，它的命令根本不该执行；实际：命令跑过了（内置 read_file 读到 started.txt：${describe(ran)}）`;
       const tools = kitTools(run, 1);
       if (tools.length > 0) return `期望：没启动的服务器没有工具，tools 里没有 mcp__kit__ 开头的；实际：${describe(tools)}`;
-      const warning = run.transcript.split("\n").find((line) => line.includes("kit") && line.includes("警告"));
-      if (!warning || !/终端|trusted-mcp\.json/.test(warning)) {
+      const warning = run.transcript.split("\n").find((line) => line.includes('"kit"') && line.includes("警告"));
+      // 光说“没有终端、跳过”不够，得说怎样批准：提到批准记在哪（trusted-mcp.json），或者在终端里答 y
+      if (!warning || !/trusted-mcp\.json|(?<![A-Za-z])y(es)?(?![A-Za-z])/.test(warning)) {
         return `期望：一行“警告: …”点名 kit，说它没批准过所以跳过，并说怎样批准（比如在终端里运行一次、答 y；批准记在 ~/.harness/trusted-mcp.json）；实际：${warning ? describe(warning) : "没有这一行警告"}`;
+      }
+      return undefined;
+    },
+  },
+  {
+    name: "(a) 批准绑在这个目录、这个服务、这一条命令上：别的目录的、env 或 command 不一样的记录都不算",
+    scenario: "trust-no-terminal",
+    check(run) {
+      for (const [name, why] of LOOSE) {
+        const ran = started(run, 2, name);
+        const tools = toolsOf(run, 1, name);
+        if (ran || tools.length > 0) {
+          return `期望：${name} ${why}，当作没批准过；没有终端，不启动；实际：它的命令跑了（${ran ? `started.txt：${describe(ran)}` : `tools 里有 ${describe(tools)}`}）——批准记录找得太宽了：要同一个工作目录（process.cwd()，一字不差）下、同一个服务名的、command/args/env 三项都一样的那一条`;
+        }
       }
       return undefined;
     },
@@ -57,7 +80,7 @@ export const requirements: Requirement[] = [
       const ran = kitStarted(run, 2);
       const tools = kitTools(run, 1);
       if (ran || tools.length > 0) {
-        return `期望：批准只认用户目录里的 ~/.harness/trusted-mcp.json；工作目录是别人的仓库，它自带的 .harness/trusted-mcp.json 批准了自己，也不能算数，kit 不启动；实际：kit 启动了（${ran ? `started.txt：${describe(ran)}` : `tools 里有 ${describe(tools)}`}）`;
+        return `期望：批准只认用户目录里的 ~/.harness/trusted-mcp.json（用 os.homedir() 拼路径；字面的 "~" 是工作目录里一个叫 ~ 的目录）；工作目录是别人的仓库，它自带的 .harness/trusted-mcp.json、~/.harness/trusted-mcp.json 批准了自己，也不能算数，kit 不启动；实际：kit 启动了（${ran ? `started.txt：${describe(ran)}` : `tools 里有 ${describe(tools)}`}）`;
       }
       return undefined;
     },
@@ -68,7 +91,7 @@ export const requirements: Requirement[] = [
     check(run) {
       const echo = toolResults(run, 2)[0];
       if (!toolNames(run, 1).includes("mcp__kit__echo") || echo !== "批准过的服务照常工作") {
-        return `期望：setup 按 README 的格式在 ~/.harness/trusted-mcp.json 里批准了这个目录的 kit（命令、参数、环境变量都照抄 mcp.json），它直接启动，mcp__kit__echo 能用；实际：tools 里的 kit 工具 ${describe(kitTools(run, 1))}，echo 的结果 ${describe(echo)}`;
+        return `期望：setup 按 README 的格式在 ~/.harness/trusted-mcp.json 里批准了这个目录的 kit（命令、参数、环境变量都照抄 mcp.json 的原样：\${LH_TRUST_MODE:-chatty} 不展开，比的也是原样；env 的键顺序和 mcp.json 相反，顺序不算；记录里没有 exact 就只比原样），它直接启动，mcp__kit__echo 能用；实际：tools 里的 kit 工具 ${describe(kitTools(run, 1))}，echo 的结果 ${describe(echo)}`;
       }
       return undefined;
     },
@@ -85,8 +108,8 @@ export const requirements: Requirement[] = [
       if (missing.length > 0 || text.includes("${LH_TRUST_MODE")) {
         return `期望：问题里写出服务名和真正要执行的命令——mcp.json 里的 \${LH_TRUST_MODE:-chatty} 展开成 chatty；实际：问题前的输出是 ${describe(text.slice(-300))}`;
       }
-      const echo = toolResults(run, 2)[0];
-      if (echo !== "第一次") return `期望：答了 y，kit 启动，mcp__kit__echo 交回“第一次”；实际：模型收到 ${describe(echo)}`;
+      const tools = toolNames(run, 1).filter((n) => n === "mcp__kit__echo" || n === "mcp__pal__echo");
+      if (tools.length !== 2) return `期望：kit、pal 都答了 y，两个都启动，tools 里有 mcp__kit__echo 和 mcp__pal__echo；实际：${describe(tools)}`;
       return undefined;
     },
   },
@@ -107,15 +130,32 @@ export const requirements: Requirement[] = [
     },
   },
   {
-    name: "(a) 批准记下来了：同一个目录、同一条命令，第二次运行不再问",
+    name: "(a) 批准记下来了：同一个目录、同样的命令，第二次运行一个都不再问；后批准的不挤掉先批准的",
     scenario: "trust-ask-remembered",
     check(run) {
       if (!hasTerminalTool()) return noTerminal;
-      if (asked(run) !== 1) {
-        return `期望：第一次运行问一次、答 y；批准记在 ~/.harness/trusted-mcp.json，第二次运行不再问；实际：一共问了 ${asked(run)} 次${run.timedOut ? "（第二次还在问，没人回答，一直等到场景超时）" : ""}`;
+      if (asked(run) !== 2) {
+        return `期望：第一次运行 kit、pal 各问一次、都答 y；两个批准都记在 ~/.harness/trusted-mcp.json 这个目录名下，第二次运行一个都不再问；实际：一共问了 ${asked(run)} 次${asked(run) === 3 ? "——多问的多半是 kit：记 pal 的批准时把这个目录下先记的 kit 冲掉了（{ [cwd]: { [name]: … } } 少了 ...approvals[cwd]）" : ""}${run.timedOut ? "（还在问，没人回答，一直等到场景超时）" : ""}`;
       }
-      const echo = toolResults(run, 4)[0];
-      if (echo !== "第二次") return `期望：第二次运行不问也启动 kit，mcp__kit__echo 交回“第二次”；实际：模型收到 ${describe(echo)}`;
+      const tools = toolNames(run, 2).filter((n) => n === "mcp__kit__echo" || n === "mcp__pal__echo");
+      if (tools.length !== 2) return `期望：第二次运行不问也启动 kit 和 pal，tools 里有 mcp__kit__echo 和 mcp__pal__echo；实际：${describe(tools)}`;
+      return undefined;
+    },
+  },
+  {
+    name: "(a) 用户目录里还没有 ~/.harness 也记得下来；批准文件只有你能读写",
+    scenario: "trust-ask-remembered",
+    check(run) {
+      if (!hasTerminalTool()) return noTerminal;
+      // kit 的命令启动时把 ls -l ~/.harness/trusted-mcp.json 写进 started.txt；第二次运行的 read_file 读回来
+      const listing = toolResults(run, 3)[0] ?? "";
+      const line = listing.split("\n").find((l) => l.includes("trusted-mcp.json"));
+      if (!line || !line.startsWith("-")) {
+        return `期望：答了 y 就把批准写进 ~/.harness/trusted-mcp.json——用户目录里还没有 .harness 时先建出来（mkdir -p）；实际：kit 启动时 ls -l 看到的是 ${describe(line ?? listing)}`;
+      }
+      if (!line.startsWith("-rw-------")) {
+        return `期望：批准文件只有你自己能读写（写的时候给 mode: 0o600），别的用户改不了你的批准；实际：${describe(line.split(" ")[0])}`;
+      }
       return undefined;
     },
   },
