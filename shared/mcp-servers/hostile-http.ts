@@ -6,8 +6,10 @@
 //   html     200，Content-Type 是 text/html（一个登录页；里面夹着终端控制序列）
 //   huge     200 的 application/json，initialize 的回答里塞了 80 MiB 的填充（不查大小的客户端就全收下了）
 //   endless  200 的 text/event-stream，一个接一个的通知，等不到回答（写满 80 MiB 才停：测试机上的防卡死上限）
-//   slow     收下请求，一个字节也不回（连响应头也不发）
-//   stall    握手、列工具都正常（一个 wait 工具），tools/call 收下了就再也不回（连响应头也不发）
+//   slow     收下请求，5 秒里一个字节也不回（连响应头也不发），之后才像 forget 那样正经回答（不健忘）：
+//            没守 startupTimeout（1 秒）的客户端等得到它、握手完成，几秒之内就露馅，不用等场景的时限
+//   stall    握手、列工具都正常（一个 wait 工具），tools/call 先发 SSE 的响应头和一行注释，5 秒以后才回答：
+//            时限只管到响应头、或者没守 timeout 的客户端，拿到的是一个成功的结果
 //   moved    307，叫客户端换到 /forget/mcp 去（跟过去的客户端会把 headers 里的令牌一起带过去）
 //   pings    initialize 用 SSE 答：先是规范里的预备事件（只有 id，data 是空的），再一口气两万个 ping 请求，最后才是回答；
 //            之后和 forget 一样正经（不健忘），whoami 另报出这个模式同时在途的请求最多几个。
@@ -17,6 +19,12 @@
 //            回答留给续传：GET 同一个地址、带着会话号、协议版本头和 Last-Event-ID: cut-2（收到的最后一个事件），回答才在那条流上来。
 //            whoami 报出续传时带的 Last-Event-ID，和断开以后等没等够 retry 说的时间
 //   cutloop  initialize 的 SSE 只有一个预备事件（retry: 0）就关上；来续的 GET 也一样，一次又一次：续传也得有个头
+//   hop      和 cut 一样断在回答之前（id hop-1、hop-2，retry: 0），可来续的 GET 和收尾的 DELETE 都答 307，叫你换到 /trap/mcp 去
+//   trap     谁来了都在 stderr 上记一行（带着哪些头），答 404：跟着跳转走的客户端把令牌带到了这里
+// 会话里的规矩（forget、stall、pings、cut、hop、slow）：initialize 时带的 Authorization、X-Api-Key（mcp.json 的 headers），
+// 之后的每个请求（POST、续传的 GET、DELETE）都要一样地带着，不然答 401——重新握手、续传、收尾这些不常走的路最容易漏；
+// tools/call 之前要收到过 notifications/initialized（重新握手以后也要补发）。DELETE 在会话里带过 MCP-Protocol-Version 的，也要带着它
+// huge、endless 的 80 MiB 真被读完了（客户端没数字节），在 stderr 上记一行
 // 启动后在 stderr 上报一行地址（场景的运行器从这一行读端口）；之后只在收到 DELETE 时记一行。只用标准库。
 import http from "node:http";
 
@@ -27,6 +35,9 @@ interface Session {
   id: string;
   version: string;
   calls: number; // 这个会话上收到过几个 tools/call
+  key: string; // initialize 时带的 Authorization、X-Api-Key：之后每个请求都要一样
+  ready: boolean; // 收到过 notifications/initialized
+  versioned: boolean; // 客户端在这个会话里带过 MCP-Protocol-Version 头
 }
 const sessions = new Map<string, Session>(); // 键是“模式 会话号”：每个模式的会话号各自从 s1 数起
 const counters = new Map<string, number>(); // 每个模式发出过几个会话
@@ -37,6 +48,9 @@ const peaks = new Map<string, number>(); // 和它的最大值
 const CUT_RETRY_MS = 300; // cut 模式让客户端断开以后至少等这么久再续
 const held: (() => void)[] = []; // pings 模式：还没答的、对 ping 的回答
 const cuts = new Map<string, { id: Msg["id"]; at: number }>(); // cut 模式：会话号 → 断在回答之前的那个调用，和断开的时刻
+const LATE_MS = 5000; // slow、stall 过这么久才回答：客户端的时限（1 秒）早该到了
+// 请求带着的凭据（mcp.json 的 headers 会带上的那两种），比一比就知道重新握手、续传、DELETE 有没有漏带
+const keyOf = (req: http.IncomingMessage) => `Authorization: ${String(req.headers.authorization ?? "（没有）")}，X-Api-Key: ${String(req.headers["x-api-key"] ?? "（没有）")}`;
 
 // 量数字用（HOSTILE_HTTP_STATS=1）：同时开着的连接最多几个，退出前写在 stderr 上。场景不设它，转录里没有这一行
 let open = 0;
@@ -45,27 +59,36 @@ if (process.env.HOSTILE_HTTP_STATS) process.on("SIGTERM", () => (process.stderr.
 
 const server = http.createServer((req, res) => {
   const mode = (req.url ?? "").split("/")[1] ?? "";
-  if (mode === "slow") return; // 不回答，也不关连接
+  if (mode === "trap") {
+    process.stderr.write(`hostile-http: 有客户端跟着跳转来了：${req.method} /trap/mcp，带着 ${keyOf(req)}\n`);
+    return void res.writeHead(404).end();
+  }
   active.set(mode, (active.get(mode) ?? 0) + 1);
   peaks.set(mode, Math.max(peaks.get(mode) ?? 0, active.get(mode)!));
   res.once("close", () => active.set(mode, active.get(mode)! - 1));
   const chunks: Buffer[] = [];
   req.on("data", (c: Buffer) => chunks.push(c));
-  req.on("end", () => handle(mode, req, res, Buffer.concat(chunks).toString("utf8")));
+  // slow：过 LATE_MS 才开始回答（之前连响应头也不发）
+  req.on("end", () => {
+    const go = () => handle(mode, req, res, Buffer.concat(chunks).toString("utf8"));
+    if (mode === "slow") setTimeout(go, LATE_MS);
+    else go();
+  });
 });
 
 // 一块接一块地写到 80 MiB，再写上结尾；客户端先挂断就停
-function flood(res: http.ServerResponse, block: string, end: string) {
+function flood(mode: string, res: http.ServerResponse, block: string, end: string) {
   let left = Math.ceil((80 * 1024 * 1024) / Buffer.byteLength(block));
   const more = () => {
     while (!res.destroyed && left > 0) if ((left--, !res.write(block))) return void res.once("drain", more);
-    if (!res.destroyed) res.end(end);
+    if (!res.destroyed) res.end(end, () => process.stderr.write(`hostile-http: ${mode} 的 80 MiB 全送出去了：客户端一直读到了底\n`));
   };
   more();
 }
 
+// Content-Type 带着 charset 参数（规范允许）：只认得 "application/json" 原样一串的客户端在这里露馅
 function json(res: http.ServerResponse, status: number, body: object, headers: Record<string, string> = {}) {
-  res.writeHead(status, { "Content-Type": "application/json", ...headers });
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", ...headers });
   res.end(JSON.stringify(body));
 }
 
@@ -73,10 +96,16 @@ const rpcError = (id: unknown, message: string) => ({ jsonrpc: "2.0", id: id ?? 
 
 function handle(mode: string, req: http.IncomingMessage, res: http.ServerResponse, body: string) {
   if (mode === "moved") return void res.writeHead(307, { Location: "/forget/mcp" }).end();
-  if (!["forget", "gone", "html", "huge", "endless", "stall", "pings", "cut", "cutloop"].includes(mode)) return json(res, 404, rpcError(null, `没有这个模式：${mode}`));
+  if (!["forget", "gone", "html", "huge", "endless", "slow", "stall", "pings", "cut", "cutloop", "hop"].includes(mode)) return json(res, 404, rpcError(null, `没有这个模式：${mode}`));
   const sid = req.headers["mcp-session-id"];
+  if (mode === "hop" && req.method !== "POST") return void res.writeHead(307, { Location: "/trap/mcp" }).end();
   if (req.method === "DELETE") {
-    if (typeof sid === "string" && sessions.delete(`${mode} ${sid}`)) {
+    const session = typeof sid === "string" ? sessions.get(`${mode} ${sid}`) : undefined;
+    const missing = !session ? "" : keyOf(req) !== session.key ? "initialize 时带的凭据" : session.versioned && req.headers["mcp-protocol-version"] !== session.version ? "MCP-Protocol-Version 头" : "";
+    if (session && missing) {
+      process.stderr.write(`hostile-http: 会话 ${sid} 的 DELETE 没带上${missing}（收到 ${keyOf(req)}，MCP-Protocol-Version: ${String(req.headers["mcp-protocol-version"] ?? "（没有）")}），不结束\n`);
+      res.writeHead(400).end();
+    } else if (typeof sid === "string" && sessions.delete(`${mode} ${sid}`)) {
       deleted.push(sid);
       process.stderr.write(`hostile-http: 会话 ${sid} 收到 DELETE，结束\n`);
       res.writeHead(200).end();
@@ -98,13 +127,15 @@ function handle(mode: string, req: http.IncomingMessage, res: http.ServerRespons
     res.writeHead(200, { "Content-Type": "application/json" });
     res.write(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2024-11-05","capabilities":{"tools":{}},"serverInfo":{"name":"huge","version":"1"},"pad":"`);
     const block = "x".repeat(64 * 1024);
-    return flood(res, block, `"}}`);
+    return flood(mode, res, block, `"}}`);
   }
   if (mode === "endless") {
     res.writeHead(200, { "Content-Type": "text/event-stream" });
     // 每个通知都不小（约 1.5 MiB，一行的上限之内：检查场景把上限调成 4 MiB）：客户端要靠整条流的上限停下来
     const event = `data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "还在忙".repeat(170_000) } })}\n\n`;
-    return flood(res, event, "");
+    // 打头的一个事件不是 JSON，还夹着终端控制序列：客户端自己印的警告也得显形
+    res.write("data: 不是 JSON\x1b]0;PWNED\x07\x1b[2J\n\n");
+    return flood(mode, res, event, "");
   }
   let msg: Msg;
   try {
@@ -121,7 +152,7 @@ function handle(mode: string, req: http.IncomingMessage, res: http.ServerRespons
     initializes.set(mode, (initializes.get(mode) ?? 0) + 1);
     const asked = msg.params?.protocolVersion;
     const version = VERSIONS.includes(asked) ? asked : VERSIONS.at(-1)!;
-    const session = { id: `s${n}`, version, calls: 0 };
+    const session = { id: `s${n}`, version, calls: 0, key: keyOf(req), ready: false, versioned: false };
     sessions.set(`${mode} ${session.id}`, session);
     const result = { protocolVersion: version, capabilities: { tools: {} }, serverInfo: { name: `hostile-http-${mode}`, version: "1" } };
     if (mode === "pings") {
@@ -139,6 +170,9 @@ function handle(mode: string, req: http.IncomingMessage, res: http.ServerRespons
   if (req.headers["mcp-protocol-version"] !== session.version) {
     return json(res, 400, rpcError(msg.id, `MCP-Protocol-Version 头要是 ${session.version}，收到的是 ${String(req.headers["mcp-protocol-version"] ?? "（没有）")}`));
   }
+  session.versioned = true;
+  if (keyOf(req) !== session.key) return json(res, 401, rpcError(msg.id, `凭据和 initialize 时带的不一样：那时 ${session.key}，这次 ${keyOf(req)}`));
+  if (msg.method === "notifications/initialized") session.ready = true;
   if (msg.method === undefined || msg.id === undefined) return void res.writeHead(202).end(); // 通知和客户端的回答
   if (msg.method === "tools/list") {
     const tools = [
@@ -148,13 +182,18 @@ function handle(mode: string, req: http.IncomingMessage, res: http.ServerRespons
     ];
     return json(res, 200, { jsonrpc: "2.0", id: msg.id, result: { tools } });
   }
-  if (msg.method === "tools/call" && mode === "stall") return; // 不回答，也不关连接
-  if (msg.method === "tools/call" && mode === "cut") {
+  if (msg.method === "tools/call" && !session.ready) return json(res, 400, rpcError(msg.id, "还没收到 notifications/initialized（重新握手以后也要补发）"));
+  if (msg.method === "tools/call" && mode === "stall") {
+    // 响应头和一行注释马上到，回答过 LATE_MS 才来
+    res.writeHead(200, { "Content-Type": "text/event-stream" }).write(": 在想\n\n");
+    return void setTimeout(() => res.end(`data: ${JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text: `stall 过了 ${LATE_MS / 1000} 秒才回答` }] } })}\n\n`), LATE_MS);
+  }
+  if (msg.method === "tools/call" && (mode === "cut" || mode === "hop")) {
     res.writeHead(200, { "Content-Type": "text/event-stream" });
-    res.write(`id: cut-1\nretry: ${CUT_RETRY_MS}\ndata: \n\n`);
-    res.write(`id: cut-2\nevent: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } })}\n\n`);
-    cuts.set(sid, { id: msg.id, at: performance.now() });
-    return void res.end(); // 回答之前就关上：回答等客户端来续
+    res.write(`id: ${mode}-1\nretry: ${mode === "cut" ? CUT_RETRY_MS : 0}\ndata: \n\n`);
+    res.write(`id: ${mode}-2\nevent: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } })}\n\n`);
+    if (mode === "cut") cuts.set(sid, { id: msg.id, at: performance.now() });
+    return void res.end(); // 回答之前就关上：回答等客户端来续（hop 的续传只换来 307）
   }
   if (msg.method === "tools/call") {
     // 服务器“重启过”：这个会话的第一个调用答 404，它已经不认得这个会话了
@@ -196,6 +235,8 @@ function resume(req: http.IncomingMessage, res: http.ServerResponse, sid: unknow
   const cut = typeof sid === "string" ? cuts.get(sid) : undefined;
   if (!session || !cut) return json(res, 404, rpcError(null, "这个会话没有断在半路的调用"));
   if (req.headers["mcp-protocol-version"] !== session.version) return json(res, 400, rpcError(null, `MCP-Protocol-Version 头要是 ${session.version}`));
+  if (keyOf(req) !== session.key) return json(res, 401, rpcError(null, `续传的 GET 带的凭据和 initialize 时的不一样：那时 ${session.key}，这次 ${keyOf(req)}`));
+  if (!String(req.headers.accept ?? "").includes("text/event-stream")) return json(res, 406, rpcError(null, "续传的 GET 要带 Accept: text/event-stream"));
   const last = req.headers["last-event-id"];
   if (last !== "cut-2") return json(res, 400, rpcError(null, `Last-Event-ID 要是收到的最后一个事件 cut-2，收到的是 ${String(last ?? "（没有）")}`));
   cuts.delete(session.id);
