@@ -1,9 +1,19 @@
 // 练习 22-5 的变异体：在参考答案的 http.ts 上改一处，正是 HINTS.md 提醒过的错。
 // 检查器必须认出每一个，而且是管这件事的那条要求不通过（做法和 test/mutants.test.ts 一样）。
-// 没有“响应头不来就一直等”的变异体：它要等到场景超时（120 秒）才判得出来；时限本身由 slow 那一行警告查着。
-// 没有“不等 retry 就来续”的：服务器只能看出“等得不够久”，一台忙得几百毫秒不给它 CPU 的机器会替它把时间等够，判决就随机器快慢变了。
-// 也没有“响应体不数字节”的：huge 的 80 MiB 收下以后，还有 McpClient 一行 64 MiB 的上限挡着（照样是一行带 MiB 的警告）；
-// 要让它露馅，得有一个永远写不完的响应体，把内存一直吃下去——不在一台大家共用的机器上这样试
+// 设置被忽略的（startupTimeout、timeout）几秒之内就露馅：slow、stall 5 秒以后才回答，1 秒的时限没守住的客户端等到了它们；
+// 没完没了地重来、续传的（gone、cutloop）撞上默认 30 秒的 startupTimeout，警告说的是“超时”而不是 404、续不上（慢，但不随机器快慢变：
+// 给它们设成 5 秒试过，test:all 那样忙的机器上参考答案自己的 cutloop 都要五秒多）。
+// README、HINTS 里有、这里没有变异体的几句，和原因：
+// - “不等 retry 就来续”：服务器只能看出“等得不够久”，一台忙得几百毫秒不给它 CPU 的机器会替它把时间等够，判决就随机器快慢变了。
+// - “重新握手不带旧会话号”（提示 4、5）：参考答案有两道——renew() 先清掉会话号，post() 的 inSession 又是 false，改一处不露馅；
+//   “initialize 本身不带这两个头”同理：第一次握手时手里还没有会话号和版本。
+// - “看到取消通知就掐掉 fetch”（提示 6）：第 22 章的 McpClient 不发取消通知，只有叠上 22-1 的副本才走这条路。
+// - “DELETE 不能拖住退出”（提示 9）：要一个永远不答 DELETE 的服务器，没守住的答案要等到场景的时限（120 秒）才判得出来。
+// - “等到 id 对得上的那个就停下，别等服务器关流”（提示 3）和“回答里没有这个 id 的响应也变成错误”（提示 2）：
+//   陪练服务器都答完就关流、回答的 id 都对得上，看不出来。
+// - “整条流的字节上限把续上的也算进去”（提示 12）：要一个每次续上都再给几 MiB 的服务器，这里没有。
+// - “http.ts 自己印的警告也过 safeLine()”（提示 10）：交给它的 log 就是 McpClient 的日志，那里还会显形一次，拿掉这一道看不出来；
+//   endless 打头那个夹着 ESC 的坏事件照样查着“不绕过日志、自己往终端写”的答案。
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
@@ -119,6 +129,166 @@ const MUTANTS: Mutant[] = [
     to: 'if (!id.includes("\\0")) seen.lastEventId ??= id;',
     fails: "断在回答之前的 SSE 流用 Last-Event-ID 续上",
     because: /cut-2/,
+  },
+  {
+    name: "续传的 GET 跟着跳转走（提示 8：不只是 POST）",
+    file: "http.ts",
+    from: 'const response = await fetch(this.config.url, { method: "GET", headers, signal, redirect: "manual" });',
+    to: 'const response = await fetch(this.config.url, { method: "GET", headers, signal });',
+    fails: "断在回答之前的 SSE 流用 Last-Event-ID 续上",
+    because: /跟着跳转来了：GET/,
+  },
+  {
+    name: "收尾的 DELETE 跟着跳转走（提示 8）",
+    file: "http.ts",
+    from: "signal: AbortSignal.timeout(DELETE_WAIT_MS), redirect: \"manual\" }",
+    to: "signal: AbortSignal.timeout(DELETE_WAIT_MS) }",
+    fails: "断在回答之前的 SSE 流用 Last-Event-ID 续上",
+    because: /跟着跳转来了：DELETE/,
+  },
+  {
+    name: "续传的 GET 不带 mcp.json 的 headers（提示 4）",
+    file: "http.ts",
+    from: 'const headers: Record<string, string> = { ...this.config.headers, Accept: "text/event-stream", "Last-Event-ID": lastEventId };',
+    to: 'const headers: Record<string, string> = { Accept: "text/event-stream", "Last-Event-ID": lastEventId };',
+    fails: "断在回答之前的 SSE 流用 Last-Event-ID 续上",
+    because: /凭据|X-Api-Key/,
+  },
+  {
+    name: "续传的 GET 不带会话号（提示 12）",
+    file: "http.ts",
+    from: 'if (this.session !== undefined) headers["Mcp-Session-Id"] = this.session;',
+    to: "",
+    fails: "断在回答之前的 SSE 流用 Last-Event-ID 续上",
+    because: /404/,
+  },
+  {
+    name: "续传的 GET 不带 MCP-Protocol-Version（提示 12）",
+    file: "http.ts",
+    from: /(?<="Last-Event-ID": lastEventId };\n.*\n)\s*if \(this\.version !== undefined\) headers\["MCP-Protocol-Version"\] = this\.version;/,
+    to: "",
+    fails: "断在回答之前的 SSE 流用 Last-Event-ID 续上",
+    because: /MCP-Protocol-Version/,
+  },
+  {
+    name: "续传的 GET 不带 Accept: text/event-stream（提示 12）",
+    file: "http.ts",
+    from: 'Accept: "text/event-stream", "Last-Event-ID"',
+    to: '"Last-Event-ID"',
+    fails: "断在回答之前的 SSE 流用 Last-Event-ID 续上",
+    because: /406|Accept/,
+  },
+  {
+    name: "DELETE 不带 mcp.json 的 headers（提示 4：DELETE 也带）",
+    file: "http.ts",
+    from: 'const headers: Record<string, string> = { ...this.config.headers, "Mcp-Session-Id": this.session };',
+    to: 'const headers: Record<string, string> = { "Mcp-Session-Id": this.session };',
+    fails: "守 Streamable HTTP 的会话规矩",
+    because: /DELETE 没带上initialize 时带的凭据/,
+  },
+  {
+    name: "DELETE 不带 MCP-Protocol-Version（提示 4）",
+    file: "http.ts",
+    from: /(?<="Mcp-Session-Id": this\.session };\n)\s*if \(this\.version !== undefined\) headers\["MCP-Protocol-Version"\] = this\.version;/,
+    to: "",
+    fails: "守 Streamable HTTP 的会话规矩",
+    because: /DELETE 没带上MCP-Protocol-Version/,
+  },
+  {
+    name: "重新握手的 initialize 自己拼请求，漏了 mcp.json 的 headers（提示 4、5）",
+    file: "http.ts",
+    from: "const response = await this.post(JSON.stringify({ ...this.initialize, id }), signal, false);",
+    to: 'const response = await fetch(this.config.url, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" }, body: JSON.stringify({ ...this.initialize, id }), signal, redirect: "manual" });',
+    fails: "守 Streamable HTTP 的会话规矩",
+    because: /凭据/,
+  },
+  {
+    name: "重新握手以后不补发 notifications/initialized（提示 5）",
+    file: "http.ts",
+    from: 'if (this.initialized) await this.tell({ method: "notifications/initialized" }, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));',
+    to: "",
+    fails: "守 Streamable HTTP 的会话规矩",
+    because: /notifications\/initialized/,
+  },
+  {
+    name: "同时撞上 404 的请求各自重新握手（提示 5）",
+    file: "http.ts",
+    from: "if (this.session === sentWith && !this.renewing) this.renewing = this.renew(",
+    to: "this.renewing = this.renew(",
+    fails: "守 Streamable HTTP 的会话规矩",
+    because: /只重新握手一次/,
+  },
+  {
+    name: "握手也用 timeout，mcp.json 的 startupTimeout 没管上（几秒之内露馅：slow 5 秒后才答）",
+    file: "http.ts",
+    from: 'const ms = method === "tools/call" ? this.config.timeoutMs : this.config.startupTimeoutMs;',
+    to: "const ms = this.config.timeoutMs;",
+    fails: "不守规矩的远程服务只换来一行警告",
+    because: /✗ slow/,
+  },
+  {
+    name: "工具调用也用 startupTimeout，mcp.json 的 timeout 没管上（几秒之内露馅：stall 5 秒后才答）",
+    file: "http.ts",
+    from: 'const ms = method === "tools/call" ? this.config.timeoutMs : this.config.startupTimeoutMs;',
+    to: "const ms = this.config.startupTimeoutMs;",
+    fails: "不守规矩的远程服务只换来一行警告",
+    because: /✗ stall/,
+  },
+  {
+    name: "mcp.json 里的 startupTimeout 读了不用，总是默认的 30 秒",
+    file: "http.ts",
+    from: "const startupTimeoutMs = entry.startupTimeout ?? 30_000;",
+    to: "const startupTimeoutMs = 30_000;",
+    fails: "不守规矩的远程服务只换来一行警告",
+    because: /✗ slow/,
+  },
+  {
+    name: "时限只管到响应头，读响应体不算（提示 6）",
+    file: "http.ts",
+    from: 'let response = await this.post(body, controller.signal, method !== "initialize");',
+    to: 'let response = await this.post(body, controller.signal, method !== "initialize");\n      clearTimeout(timer);',
+    fails: "不守规矩的远程服务只换来一行警告",
+    because: /✗ stall/,
+  },
+  {
+    name: "比 Content-Type 不去掉 ; charset=…（提示 3）",
+    file: "http.ts",
+    from: '(response.headers.get("content-type") ?? "").split(";")[0].trim()',
+    to: '(response.headers.get("content-type") ?? "").trim()',
+    fails: "接得上 type 为 http 的服务",
+    because: /✗ forget/,
+  },
+  {
+    name: "Accept 只写 application/json（README：两个都要写）",
+    file: "http.ts",
+    from: 'Accept: "application/json, text/event-stream" };',
+    to: 'Accept: "application/json" };',
+    fails: "接得上 type 为 http 的服务",
+    because: /✗ forget/,
+  },
+  {
+    name: "不认 \"type\": \"streamable-http\" 这个别名",
+    file: "mcp-config.ts",
+    from: 'if (type === "http" || type === "streamable-http")',
+    to: 'if (type === "http")',
+    fails: "接得上 type 为 http 的服务",
+    because: /NOKEY_TOKEN/,
+  },
+  {
+    name: "响应体不数字节，只看 Content-Length（提示 7）",
+    file: "http.ts",
+    from: "if (size > max) throw tooBig();",
+    to: "if (size < 0) throw tooBig();",
+    fails: "不守规矩的远程服务只换来一行警告",
+    because: /huge 的 80 MiB 全送出去了/,
+  },
+  {
+    name: "续传不设次数上限（提示 12：cutloop 撞上 30 秒的 startupTimeout）",
+    file: "http.ts",
+    from: "if (fruitless > MAX_RESUMES) throw",
+    to: "if (fruitless < 0) throw",
+    fails: "不守规矩的远程服务只换来一行警告",
+    because: /✗ cutloop/,
   },
 ];
 
