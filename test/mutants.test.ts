@@ -6,9 +6,19 @@ import { mutantSuite, type Mutant } from "./mutants-lib.ts";
 
 const TIMED_OUT = /撞上了场景的时限/;
 
-// 前四个让 harness 卡住，要等满场景的时限（default-timeout 45 秒，hung-handshake 40 秒）才判得出来，四个一起先起跑
-// （卡住以后只是干等，不占 CPU）；几秒就判完的排在后面，等它们判完再四个一起跑（整个文件约 50 秒，大半是在等）。
-// hung-handshake 的时限得远低于 60 秒（默认的调用超时）：不 clearTimeout、握手用调用超时的变异体要等满 60 秒才自己结束
+// 前六个让 harness 卡住，要等满场景的时限（default-timeout 45 秒，hung-handshake 20 秒）才判得出来，排在最前面先起跑
+// （卡住以后只是干等，不占 CPU）；几秒就判完的排在后面（整个文件约一分钟，大半是在等）。
+// hung-handshake 的时限得远低于 30 秒（默认的握手时限）：startupTimeout 没生效的变异体要等满 30 秒、
+// tools/list 用调用超时的要等 60 秒才自己结束，20 秒的时限让它们几秒之内……也就是 20 秒就现形，不必等到默认值。
+//
+// 没有变异体的几句，和为什么：
+// - 调用的默认超时是 60 秒：要等满 60 秒才看得出来；检查器用 HARNESS_MCP_TIMEOUT_MS=1000 看“默认值”这条路走没走通（不读这个变量的变异体在下面）。
+// - 握手的默认时限是 30 秒：同理；default-timeout 场景里 quick 没写 startupTimeout、调用超时只有 1 秒，握手照样要成（握手用调用超时的变异体在 hung-handshake 里现形）。
+// - 超时和 Ctrl-C 说的话要不一样（提示 1）：这个检查器没有打断调用的场景；Ctrl-C 那条路是第 12 章的，本章自己的场景管着。
+// - mcp.json 里 timeout、startupTimeout 写成 0、负数、字符串：参考答案一行警告、跳过这个服务；README 没有规定怎么处置，不设场景。
+// - 握手超时的进程要结束掉：connect() 里现成的 catch 就会 kill()，练习不碰它；真漏了，hung-handshake 的“不留进程”当场判得出。
+// - 按服务写的 timeout 也管了握手（Claude Code 的 timeout 只管调用）：要看出来得有一个握手比它的 timeout 慢、又该等到的服务器，
+//   场景要多等几秒，不设；握手整个改用调用超时的那个变异体在下面。
 const MUTANTS: Mutant[] = [
   {
     name: "超时了只 reject、不从待回应表里取出来（提示 2）：idle() 以为还有人在等，harness 退不出去",
@@ -41,6 +51,22 @@ const MUTANTS: Mutant[] = [
     to: "const ms = this.timeoutMs;",
     fails: "握手也有超时",
     because: TIMED_OUT,
+  },
+  {
+    name: "不管 mcp.json 里按服务写的 startupTimeout（任务：握手的时限可以按服务器改）：hung、half 要等默认的 30 秒",
+    file: "mcp-config.ts",
+    from: "const startupTimeoutMs = entry.startupTimeout ?? 30_000;",
+    to: "const startupTimeoutMs = 30_000;",
+    fails: "握手也有超时",
+    because: /startupTimeout 没生效/,
+  },
+  {
+    name: "只给 initialize 计握手的时限，tools/list 用调用的超时（任务：initialize 和 tools/list 一起算握手）：half 要等 60 秒",
+    file: "mcp-client.ts",
+    from: 'const ms = method === "tools/call" ? this.timeoutMs : this.startupTimeoutMs;',
+    to: 'const ms = method === "initialize" ? this.startupTimeoutMs : this.timeoutMs;',
+    fails: "握手也有超时",
+    because: /tools\/list 没算进握手/,
   },
   {
     name: "握手超时也发取消通知（提示 4）：规范不许取消 initialize",
@@ -89,6 +115,46 @@ const MUTANTS: Mutant[] = [
     to: "if (false) {",
     fails: "没写 timeout 的服务用默认超时",
     because: /HARNESS_MCP_TIMEOUT_MS=1000/,
+  },
+  {
+    name: "取消通知不带 reason（任务：reason 写上为什么取消）",
+    file: "mcp-client.ts",
+    from: "{ requestId: id, reason }",
+    to: "{ requestId: id }",
+    fails: "超时后给服务器发 notifications/cancelled",
+    because: /还有 reason/,
+  },
+  {
+    name: "按服务写的 timeout 一路带给后面的服务（记录放得太宽）：patient 的 40000 成了 quick 的",
+    file: "mcp-config.ts",
+    from: "const config = serverConfig(entry, options.env ?? process.env, defaultTimeoutMs);",
+    to: 'const config = serverConfig(entry, options.env ?? process.env, (defaultTimeoutMs = isObject(entry) && typeof entry.timeout === "number" ? entry.timeout : defaultTimeoutMs));',
+    fails: "没写 timeout 的服务用默认超时",
+    because: /quick 在 mcp\.json 里没写 timeout/,
+  },
+  {
+    name: "设了 HARNESS_MCP_TIMEOUT_MS 就不看按服务写的 timeout（任务：服务器用自己的值，不管默认值是多少）",
+    file: "mcp-config.ts",
+    from: "const timeoutMs = entry.timeout ?? defaultTimeoutMs;",
+    to: "const timeoutMs = environ.HARNESS_MCP_TIMEOUT_MS !== undefined ? defaultTimeoutMs : (entry.timeout ?? defaultTimeoutMs);",
+    fails: "没写 timeout 的服务用默认超时",
+    because: /"timeout": 40000/,
+  },
+  {
+    name: "HARNESS_MCP_TIMEOUT_MS 写坏了不吭声（提示 5）",
+    file: "mcp-config.ts",
+    from: "else log(`警告: HARNESS_MCP_TIMEOUT_MS",
+    to: "else String(`警告: HARNESS_MCP_TIMEOUT_MS",
+    fails: "HARNESS_MCP_TIMEOUT_MS 写坏了",
+    because: /一声不吭/,
+  },
+  {
+    name: "HARNESS_MCP_TIMEOUT_MS 写坏了就抛出去（提示 5：别为这个让 harness 起不来）",
+    file: "mcp-config.ts",
+    from: "else log(`警告: HARNESS_MCP_TIMEOUT_MS",
+    to: "else throw new Error(`警告: HARNESS_MCP_TIMEOUT_MS",
+    fails: "HARNESS_MCP_TIMEOUT_MS 写坏了",
+    because: /一次请求也没收到/,
   },
 ];
 

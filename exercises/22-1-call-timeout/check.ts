@@ -44,6 +44,18 @@ export const requirements: Requirement[] = [
     },
   },
   {
+    name: "HARNESS_MCP_TIMEOUT_MS 写坏了：一行警告，照默认值来，harness 照常启动",
+    scenario: "call-timeout",
+    check(run) {
+      if (run.requests === 0) {
+        return `期望：场景把 HARNESS_MCP_TIMEOUT_MS 写成了 2s（不是毫秒数），harness 说一行警告、照默认的 60 秒来，照常启动——一个写坏的环境变量不该让 harness 起不来；实际：模型一次请求也没收到，harness 退出码 ${run.exitCode}`;
+      }
+      const said = run.transcript.split("\n").some((line) => !line.startsWith("[round") && line.includes("HARNESS_MCP_TIMEOUT_MS"));
+      if (said) return undefined;
+      return `期望：场景把 HARNESS_MCP_TIMEOUT_MS 写成了 2s，harness 在 stderr 上说一行警告，点名 HARNESS_MCP_TIMEOUT_MS、说清要写毫秒数，用户才知道自己的设置没生效；实际：harness 一声不吭`;
+    },
+  },
+  {
     name: "超时后给服务器发 notifications/cancelled：requestId 是放弃的那个请求，带上 reason",
     scenario: "call-timeout",
     check(run) {
@@ -91,21 +103,30 @@ export const requirements: Requirement[] = [
     },
   },
   {
-    name: "握手也有超时：不回 initialize 的服务被跳过（警告，不发取消通知，进程杀掉），别的服务照常接入",
+    name: "握手也有超时：不回 initialize、不回 tools/list 的服务按各自的 startupTimeout 被跳过（警告，不取消 initialize，进程杀掉），别的服务照常接入",
     scenario: "hung-handshake",
     check(run) {
-      const warning = run.transcript.split("\n").find((line) => line.includes('"hung"') && line.includes("握手失败"));
-      if (!warning?.includes("超时")) {
-        const got = warning ? describe(warning) : run.transcript.includes("[场景超时") ? `harness 卡在启动上，一直等 hung 的 initialize 回应，最后被场景超时终止，模型一次请求也没收到` : "没有这一行警告";
-        return `期望：握手也受超时管——hung 的 startupTimeout 是 1000，它不回 initialize，1 秒后打一行“警告: MCP 服务 "hung" 握手失败，跳过: …超时…”，启动接着往下走；实际：${got}`;
+      if (run.timedOut) {
+        return `期望：握手也受超时管，时限按服务器写在 startupTimeout 里——hung（不回 initialize）和 half（回了 initialize，不回 tools/list）都写了 "startupTimeout": 1000，各等 1 秒就跳过，harness 几秒就答完；实际：harness 卡在启动上，被 20 秒的场景时限终止，模型收到 ${run.requests} 次请求。多半是握手没有时限，或者 startupTimeout 没生效（等的是默认的 30 秒），或者 tools/list 没算进握手（用了调用的超时）`;
+      }
+      // 措辞不比：点名这个服务、带“超时”的那一行就是它的警告（第 22 章对 tools/list 失败说的是“列工具失败，跳过”）
+      const warnings = run.transcript.split("\n").filter((line) => !line.startsWith("[round") && line.includes("跳过"));
+      for (const [name, what] of [["hung", "它不回 initialize"], ["half", "它回了 initialize，却不回 tools/list（握手是 initialize 加 tools/list，两样都归 startupTimeout 管）"]] as const) {
+        const warning = warnings.find((line) => line.includes(`"${name}"`));
+        if (!warning?.includes("超时")) {
+          return `期望：握手也受超时管——${name} 的 startupTimeout 是 1000，${what}，1 秒后打一行警告（比如“警告: MCP 服务 "${name}" 握手失败，跳过: …超时…”），启动接着往下走；实际：${warning ? describe(warning) : "没有这一行警告"}`;
+        }
+        if (!saysSeconds(warning, 1)) {
+          return `期望：${name} 的握手按它自己的 "startupTimeout": 1000 等 1 秒，警告里写明等了 1 秒；实际：${describe(warning)}——startupTimeout 没生效？`;
+        }
       }
       const cancel = run.transcript.split("\n").find((line) => line.includes("notifications/cancelled"));
       if (cancel || run.leftovers.some((p) => p.includes("见证人"))) {
         return `期望：握手超时不发取消通知——规范不许取消 initialize，反正这个进程马上就要结束；实际：hung 收到了 ${describe(cancel ?? "一条取消通知")}`;
       }
       const tools = toolNames(run, 1);
-      if (!tools.includes("mcp__ok__echo") || tools.some((name) => name.startsWith("mcp__hung__"))) {
-        return `期望：跳过 hung 以后，ok 照常接入，第一次请求的工具里有 mcp__ok__echo，没有 mcp__hung__ 开头的；实际：${describe(tools.filter((name) => name.startsWith("mcp__")))}${how(run, 1)}`;
+      if (!tools.includes("mcp__ok__echo") || tools.some((name) => name.startsWith("mcp__hung__") || name.startsWith("mcp__half__"))) {
+        return `期望：跳过 hung 和 half 以后，ok 照常接入，第一次请求的工具里有 mcp__ok__echo，没有 mcp__hung__、mcp__half__ 开头的；实际：${describe(tools.filter((name) => name.startsWith("mcp__")))}${how(run, 1)}`;
       }
       const echo = toolResults(run, 2)[0];
       if (echo !== OK_ANSWER) return `期望：ok 的 echo 照常能用，模型收到“${OK_ANSWER}”；实际：模型收到 ${quote(echo)}${how(run, 2)}`;
