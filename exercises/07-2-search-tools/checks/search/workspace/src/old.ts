@@ -1,0 +1,1 @@
+export const old = 1; // TODO 旧文件

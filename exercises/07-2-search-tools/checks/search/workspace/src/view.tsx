@@ -1,0 +1,1 @@
+export const View = () => null; // TODO tsx 不是 ts
