@@ -171,6 +171,14 @@ const MUTANTS: Mutant[] = [
     because: /实际：000/,
   },
   {
+    name: "明文请求原样转给网站，请求行没换回 /path（README：代理把请求行换回 /path 的写法）",
+    file: "proxy.ts",
+    from: "else upstream.write(target.rewritten);",
+    to: "else upstream.write(head.subarray(0, end + 4));",
+    fails: "名单上的主机经代理连得上：明文 HTTP",
+    because: /换回 GET \/plain/,
+  },
+  {
     name: "请求头后面已经攒下的字节丢了（提示 4）：POST 的请求体没到网站",
     file: "proxy.ts",
     from: "if (rest.length > 0) upstream.write(rest);",

@@ -70,6 +70,10 @@ export const requirements: Requirement[] = [
           : "";
         return `期望：~/.harness/settings.json 的 sandbox.network.allow 里有 127.0.0.1，沙箱里的 curl 照 http_proxy 找到转发者、经它到 harness 的代理，代理转给 127.0.0.1 上的网站，回答是“${GREETING} /plain”；实际：${quote(got)}${direct}`;
       }
+      // web.ts 原样回出它收到的请求目标：代理没把 http://host:port/plain 换回 /plain，这里就是整个 URL
+      if (!result(run, 1)!.includes(`${GREETING} /plain`)) {
+        return `期望：明文请求转给网站之前，代理把请求行 GET http://127.0.0.1:端口/plain HTTP/1.1 换回 GET /plain HTTP/1.1（对网站来说它不是代理，请求行里只该有路径），回答是“${GREETING} /plain”；实际：${quote(result(run, 1))}`;
+      }
       const post = line(run, 7, GREETING);
       if (post?.includes(BODY)) return undefined;
       return `期望：curl -d ${BODY} 的 POST 经代理到网站，网站原样附上请求体，回答是“${GREETING} /post ${BODY}”——请求头后面已经攒下的字节（请求体的开头，常常和请求头在同一块数据里）要接着写给对方，不能丢；实际：${quote(post ?? result(run, 7))}`;
