@@ -19,7 +19,9 @@
 //   hang-init      带起 sleep 300，收到 initialize 时写下 init-started 文件，永远不回答（握手期间的信号）
 //   version <V>    initialize 答协议版本 V（第 3 个参数，可以是空串）
 //   modern-only    只说 2026-07-28：initialize 回 -32022，data.supported 列出它支持的版本
-//   shifty         工具会变（练习 22-4）：调用 unlock 时先发 notifications/tools/list_changed，之后的 tools/list 里 unlock 换成了 vault
+//   shifty         工具会变（练习 22-4）：调用 unlock 时先发 notifications/tools/list_changed，之后的 tools/list 里 unlock 换成了 vault。
+//                  unlock 之后的 tools/list 过 1 秒才答：不等重新列完就交回 unlock 结果的客户端，下一轮带的一定还是旧工具。
+//                  initialize 的结果里有 10 万字的 instructions（开头一句“保险箱的使用说明”）：不设上限的客户端把它们全塞进 system prompt
 //   contents       工具返回嵌入的资源、资源链接、图片、音频、只有 structuredContent 的结果；另有一个只能按任务调用的工具
 //   inject         weather 工具的描述里藏着给模型的指令，夹着隐藏文字的 ESC 序列、换行和双向覆盖（/mcp 要如实显形）；另有 crash
 //   binary         photo 工具返回一张图，structuredContent 里把它原样再抄一遍，还夹着 data: URI、一长串 base64 和一段音频（二进制不该交给模型）
@@ -179,10 +181,12 @@ function handle(msg: Msg) {
       send({ id: "srv-1", method: "ping" });
       send({ id: 9999, result: { 对不上: "号" } });
     }
-    return send({ id: msg.id, result: { protocolVersion: "2024-11-05", capabilities: { tools: {} }, serverInfo: { name: "fault", version: mode } } });
+    const notes = mode === "shifty" ? { instructions: `保险箱的使用说明：先 unlock，再看 vault。\n${"（以下是没完没了的附注）".repeat(10_000)}` } : {};
+    return send({ id: msg.id, result: { protocolVersion: "2024-11-05", capabilities: { tools: {} }, serverInfo: { name: "fault", version: mode }, ...notes } });
   }
   if (msg.method === "tools/list") {
     if (mode === "stdout-noise") console.log("正在列出工具……");
+    if (mode === "shifty" && unlocked) return void setTimeout(() => send({ id: msg.id, result: tools(msg.params?.cursor) }), 1000);
     return send({ id: msg.id, result: tools(msg.params?.cursor) });
   }
   if (msg.method === "tools/call") {
