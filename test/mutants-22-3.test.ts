@@ -2,8 +2,6 @@
 // 或 HINTS.md 提醒过的错。检查器必须认出每一个，而且是管这件事的那条要求不通过（做法和 test/mutants.test.ts 一样）。
 // 没有变异体的几条，检查器看不见，原因写在这里：
 // - 账单那一行（[工具搜索：…清单约 N tokens…]）：措辞随读者，README 明说检查器不比对它。
-// - --resume 不再往存下的 system prompt 上接一遍清单（第 13 章的前缀规矩）：README 明说要读者自己看；
-//   查它要在实验二上多跑一次 --resume（多起一遍 fs、time 两个服务器），这一条留给读者。
 // - 桥在拍注册表快照之前登记、清单在取 system 给子 agent 之前接上（提示 3）：没有场景派子 agent；
 //   参考答案里改一处做不出“先快照后登记”，那是换了一种写法。
 // - 清单用 definition() 而不是 McpTool 的字段（提示 4）：只有和 22-2 做在同一份副本里才看得出，
@@ -65,6 +63,14 @@ const MUTANTS: Mutant[] = [
     to: 'const searchAt = envInt(process.env, "HARNESS_TOOL_SEARCH_AT", 10, 0, "MCP 工具数");\n  history[0] = { role: "system", content: `${history[0].content}\\n\\n${mcpToolList(mcp.tools)}` };',
     fails: "工具数没超过门槛",
     because: /不接 MCP 工具清单/,
+  },
+  {
+    name: "--resume 时也往 system prompt 上接清单（任务：恢复的会话沿用存下的 system prompt）：清单接了两遍，前缀变了",
+    file: "main.ts",
+    from: "if (!resuming) history[0] = ",
+    to: "history[0] = ",
+    fails: "接着的会话（--resume）",
+    because: /清单接了 2 遍/,
   },
   {
     name: "清单只写描述、不写名字（任务：名字绝不能藏）",

@@ -165,6 +165,19 @@ export const requirements: Requirement[] = [
     },
   },
   {
+    name: "接着的会话（--resume）沿用存下的 system prompt：清单不再接一遍",
+    scenario: "unknown-name",
+    check(run) {
+      const first = systemPrompt(run, 1);
+      const resumed = systemPrompt(run, 3);
+      if (run.requests < 3) return `期望：--resume 接着问的那一句也发出请求；实际：一共只有 ${run.requests} 个请求${failedRun(run)}`;
+      if (resumed !== first) {
+        const times = resumed.split(MCP_TOOLS[0] + "：").length - 1;
+        return `期望：恢复的会话原样沿用存下的 system prompt（第 13 章的规矩：前缀一个字不变，缓存才接得上），清单只在新会话里接一次；实际：--resume 后的 system prompt 和第一次的不一样${times > 1 ? `，清单接了 ${times} 遍` : ""}（${first.length} → ${resumed.length} 个字符）`;
+      }
+    },
+  },
+  {
     name: "不是非负整数的 HARNESS_TOOL_SEARCH_AT：一行配置错误，退出码 2，一个请求都不发",
     scenario: "bad-threshold",
     check(run) {
