@@ -66,7 +66,7 @@ export const requirements: Requirement[] = [
         const got = result(run, 1);
         // curl 连不上（7）：多半是它根本没找到代理，直接去连网站了——沙箱里没有网络
         const direct = got !== undefined && /Failed to connect|Couldn't connect/.test(got)
-          ? "。curl 连不上，像是没找到代理、直接去连了网站（沙箱里没有网络）：curl 对 http:// 地址只认小写的 http_proxy，大写的 HTTP_PROXY 它故意不认（防的是 CGI 程序里客户端用 Proxy: 请求头冒充它，httpoxy）；https:// 地址认 https_proxy 和 HTTPS_PROXY。别的工具（npm、pip、Go 的程序）有的只认大写，所以转发者两种大小写都设；也可能是转发者没在它写进变量的那个端口上听"
+          ? "。curl 连不上，像是没找到代理、直接去连了网站（沙箱里没有网络）：curl 对 http:// 地址只认小写的 http_proxy，大写的 HTTP_PROXY 它故意不认（防的是 CGI 程序里客户端用 Proxy: 请求头冒充它，httpoxy）；https:// 地址认 https_proxy 和 HTTPS_PROXY。不少程序却先看大写的，所以转发者两种大小写都设；也可能是转发者没在它写进变量的那个端口上听"
           : "";
         return `期望：~/.harness/settings.json 的 sandbox.network.allow 里有 127.0.0.1，沙箱里的 curl 照 http_proxy 找到转发者、经它到 harness 的代理，代理转给 127.0.0.1 上的网站，回答是“${GREETING} /plain”；实际：${quote(got)}${direct}`;
       }
