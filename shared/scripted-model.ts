@@ -54,6 +54,8 @@ export interface Turn {
   trickleMs?: number; // 流式：每写一片（配 chunkBytes）就等这么久再写下一片：慢，但字节一直在来
   endlessLine?: boolean; // 流式：一行 data: 永远不换行，一直写到客户端断开（最多 64 MiB）——检查读取器给一行设了上限
   endlessBody?: boolean; // 不管流不流式，回一段 JSON 正文（给了 status 就是错误体），一直写到客户端断开（最多 64 MiB）——检查正文也有上限
+  // 这一轮报这样的用量，不从请求估（没写的项照旧估）：计费的练习要整齐、不随请求内容变的数；也可以故意写成负数、字符串
+  usage?: Partial<Usage>;
 }
 
 export interface Script {
@@ -210,6 +212,7 @@ export async function startScriptedModel(script: Script, options: ModelOptions =
       prompt_tokens: promptTokens,
       completion_tokens: estimateTokens(reply.content + reply.calls.map((c) => c.arguments).join("")),
       cached_tokens: cached,
+      ...turn.usage,
     };
     const finish = turn.finish_reason ?? (reply.calls.length > 0 ? "tool_calls" : "stop");
     const answer = { ...reply, reasoning: turn.reasoning, finish, usage, model: String(body.model) };
