@@ -4,6 +4,7 @@
 // - GIT_OPTIONAL_LOCKS=0（git status 不顺手改写索引）：改写了的索引和原来的在 system prompt 里看不出差别，检查器看不见。
 // - core.hooksPath=/dev/null：git status、log、rev-parse 都不运行钩子，盖不盖它，这几条命令的行为都一样。
 // - 5 秒的时限：要一个慢到 5 秒的仓库才看得出来，那就是拿机器快慢判对错；答案里它只防卡死。
+// - 分离的 HEAD（写出所在的提交）：检查器的仓库停在分支上，没有场景走这条路；它只改快照里的一行字，不涉及安全和上限。
 import { requirements } from "../exercises/04-1-git-context/check.ts";
 import { mutantSuite, type Mutant } from "./mutants-lib.ts";
 
