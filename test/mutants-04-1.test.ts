@@ -23,7 +23,7 @@ const MUTANTS: Mutant[] = [
     from: '["core.fsmonitor", "false"],',
     to: "",
     fails: "仓库自己的 core.fsmonitor 不能运行",
-    because: /0-fsmonitor-canary/,
+    because: /0-fsmonitor-ran/,
   },
   {
     name: "没盖掉仓库的 clean 过滤器（提示 3）",
@@ -31,7 +31,7 @@ const MUTANTS: Mutant[] = [
     from: /\s*\.\.\.\[\.\.\.filters\]\.flatMap\([^\n]*\n/,
     to: "\n",
     fails: "仓库自己的 clean 过滤器也不能运行",
-    because: /0-filter-canary/,
+    because: /0-filter-ran/,
   },
   {
     name: "用 -c 名字=值 的写法盖设置（GIT_CONFIG_PARAMETERS 就是 -c）：名字里带“=”的过滤器盖不住",

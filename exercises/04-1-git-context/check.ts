@@ -1,6 +1,6 @@
 // 练习 04-1 的检查器：system prompt 里的 git 快照。看的是脚本模型收到的 system 消息，不比对措辞：
 // 分支名、改过的文件、最近几次提交的说明在不在；有没有控制字符、超长的行；列出的 git status 行有没有上限；
-// 两轮一字不差；两个金丝雀文件有没有被仓库自己的程序改过（改过就会作为 “ M 0-…-canary.txt” 出现在快照里）。
+// 两轮一字不差；仓库自己的程序有没有被运行过（运行了就会建出 0-fsmonitor-ran、0-filter-ran，排在新文件的最前面，出现在快照里）。
 // 仓库在 checks/git-snapshot/workspace/make-repos.sh 里现建：分支、提交、改动、敌意的设置都在那里。
 import { describe, systemPrompt, type Requirement } from "../checker.ts";
 import type { RunResult } from "../../shared/scenario.ts";
@@ -26,13 +26,13 @@ function snapshot(run: RunResult): { system: string; missing?: string } {
   return { system };
 }
 
-function canary(name: string, what: string, how: string): Requirement["check"] {
+function ran(name: string, what: string, how: string): Requirement["check"] {
   return (run) => {
     const { system, missing } = snapshot(run);
     if (missing) return missing;
-    const line = system.split("\n").find((l) => l.includes(`${name}-canary`));
+    const line = system.split("\n").find((l) => l.includes(`${name}-ran`));
     if (!line) return undefined;
-    return `期望：仓库自己的 ${what} 不能运行——它被运行时会往 ${name}-canary.txt 里写一行；实际：快照里出现了 ${describe(line)}，说明 git 替仓库运行了它。${how}`;
+    return `期望：仓库自己的 ${what} 不能运行——它一运行就在仓库里建一个 ${name}-ran 文件；实际：快照里列出了 ${describe(line)}，说明 git 替仓库运行了它。${how}`;
   };
 }
 
@@ -96,12 +96,12 @@ export const requirements: Requirement[] = [
   {
     name: "仓库自己的 core.fsmonitor 不能运行",
     scenario: "git-snapshot",
-    check: canary("0-fsmonitor", "core.fsmonitor（写在 .git/config 里的程序，git status 每次都先运行它）", "跑 git 时要把它盖掉：-c core.fsmonitor=false，或者环境变量 GIT_CONFIG_COUNT / GIT_CONFIG_KEY_0=core.fsmonitor / GIT_CONFIG_VALUE_0=false"),
+    check: ran("0-fsmonitor", "core.fsmonitor（写在 .git/config 里的程序，git status 每次都先运行它）", "跑 git 时要把它盖掉：-c core.fsmonitor=false，或者环境变量 GIT_CONFIG_COUNT / GIT_CONFIG_KEY_0=core.fsmonitor / GIT_CONFIG_VALUE_0=false"),
   },
   {
     name: "仓库自己的 clean 过滤器也不能运行",
     scenario: "git-snapshot",
-    check: canary("0-filter", "clean 过滤器（.gitattributes 给 *.dat 指了 filter=ev=il，.git/config 写着它的命令；0-data.dat 的时间变了、大小没变，git status 要重新算哈希，就会经过它）", "先用 git config --get-regexp '^filter\\.' 列出过滤器的名字，再把每个的 clean、process 盖成空的；名字里有“=”，用 -c 名字=值（或 GIT_CONFIG_PARAMETERS）会从第一个 = 切开、盖错了地方，要用 GIT_CONFIG_COUNT / GIT_CONFIG_KEY_n / GIT_CONFIG_VALUE_n"),
+    check: ran("0-filter", "clean 过滤器（.gitattributes 给 *.dat 指了 filter=ev=il，.git/config 写着它的命令；0-data.dat 的时间变了、大小没变，git status 要重新算哈希，就会经过它）", "先用 git config --get-regexp '^filter\\.' 列出过滤器的名字，再把每个的 clean、process 盖成空的；名字里有“=”，用 -c 名字=值（或 GIT_CONFIG_PARAMETERS）会从第一个 = 切开、盖错了地方，要用 GIT_CONFIG_COUNT / GIT_CONFIG_KEY_n / GIT_CONFIG_VALUE_n"),
   },
   {
     name: "不是 git 仓库：没有 git 这一段，也不报错",
