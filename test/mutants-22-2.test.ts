@@ -7,8 +7,9 @@
 //   去掉任何一道，另一道照样把 \r、ESC 显形（JSON.stringify 写成 \u001b，safeLine 写成 ␛），场景看不出差别；
 //   服务名只能是字母、数字、_ 和 -（mcp-config.ts 先挡了），问题里别处没有别人的字。两道都去掉要改两处。
 // - 记录里的 exact（展开后那些字节的指纹）：README 说它是参考答案多做的，任务只要求比原样的三项，不查。
-// - 写坏了的 ~/.harness/trusted-mcp.json 不当成全部批准、也不覆盖（提示 A2）：要在终端里答 y 才看得出覆盖没有，
-//   得再起一个伪终端场景；检查器把这份开销留给了更常见的错（后批准的挤掉先批准的、~/.harness 还不存在）。
+// - 写坏了的 ~/.harness/trusted-mcp.json 不当成全部批准、也不覆盖（提示 A2）：要在终端里答 y、而且批准文件是坏的，
+//   才看得出覆盖没有。检查器里答 y 的两个场景，一个要 ~/.harness 还不存在（查 mkdir -p、0600、后批准的挤掉先批准的），
+//   一个要一份好的记录（查命令变了、别的目录的批准留着）；为它再起一个伪终端场景，检查器省下了这份开销。
 // - 问题以 “[y/N] ” 结尾（提示 A3、5）：换了结尾，检查器等不到就不替你按键，harness 等到场景时限才算失败——
 //   那是运行器的时限在起作用，不是哪条要求认出来的；检查器的说明里写着原因。
 // - 按服务名顺序一个一个地问、在启动之前问：第 22 章的 connectMcpServers() 管，答案不碰 mcp*.ts。
@@ -137,7 +138,7 @@ const MUTANTS: Mutant[] = [
     file: "trust.ts",
     from: 'if (!(await ask(lines.map(safeLine).join("\\n")))) return false;',
     to: 'await ask(lines.map(safeLine).join("\\n"));',
-    fails: "(a) 命令变了要重新问",
+    fails: "(a) 问题里的命令和环境变量显形",
     because: /答了 n，kit 不启动/,
   },
   {
@@ -155,6 +156,14 @@ const MUTANTS: Mutant[] = [
     to: "[cwd]: { [name]: written }",
     fails: "(a) 批准记下来了",
     because: /冲掉了/,
+  },
+  {
+    name: "记新的批准时把别的目录的都冲掉了（记录的键太粗：整份文件换成只有这个目录）",
+    file: "trust.ts",
+    from: "save({ ...approvals, [cwd]:",
+    to: "save({ [cwd]:",
+    fails: "(a) 记新的批准只改这个目录的这一项",
+    because: /另一个项目/,
   },
   {
     name: "写之前不建 ~/.harness（提示 A2：mkdir -p）：新机器上批准永远记不下来",

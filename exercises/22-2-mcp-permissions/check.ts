@@ -114,7 +114,7 @@ export const requirements: Requirement[] = [
     },
   },
   {
-    name: "(a) 问题里的命令和环境变量显形：值里的 \\r、ESC 序列擦不掉、改不了问题里的那一行",
+    name: "(a) 问题里的命令和环境变量显形：值里的 \\r、ESC 序列擦不掉、改不了问题里的那一行；答 n 就不启动",
     scenario: "trust-shows-exact",
     check(run) {
       if (!hasTerminalTool()) return noTerminal;
@@ -160,7 +160,7 @@ export const requirements: Requirement[] = [
     },
   },
   {
-    name: "(a) 命令变了要重新问；答 n 就不启动",
+    name: "(a) 命令变了要重新问；答 y 才启动",
     scenario: "trust-changed-command",
     check(run) {
       if (!hasTerminalTool()) return noTerminal;
@@ -168,9 +168,24 @@ export const requirements: Requirement[] = [
       if (text === undefined || !text.includes("late")) {
         return `期望：批准过的是 fault.ts chatty，mcp.json 改成了 fault.ts late，命令变了，启动之前要重新问，问题里是新的命令（late）；实际：${text === undefined ? "没有问" : `问题前的输出是 ${describe(text.slice(-300))}`}`;
       }
-      const ran = kitStarted(run, 2);
-      const tools = kitTools(run, 1);
-      if (ran || tools.length > 0) return `期望：答了 n，kit 不启动；实际：它启动了（${ran ? `started.txt：${describe(ran)}` : `tools 里有 ${describe(tools)}`}）`;
+      if (kitTools(run, 1).length === 0) return `期望：答了 y，kit 启动，tools 里有 mcp__kit__ 开头的工具；实际：${describe(toolNames(run, 1))}`;
+      return undefined;
+    },
+  },
+  {
+    name: "(a) 记新的批准只改这个目录的这一项：别的目录的批准原样留着",
+    scenario: "trust-changed-command",
+    check(run) {
+      if (!hasTerminalTool()) return noTerminal;
+      // kit 的命令启动时（批准已经记下了）把 ~/.harness/trusted-mcp.json 抄进 started.txt
+      const copy = kitStarted(run, 2) ?? "";
+      const record = copy.slice(0, copy.lastIndexOf("启动了 kit"));
+      if (!record.includes("late")) {
+        return `期望：答了 y，这个目录的 kit 在 ~/.harness/trusted-mcp.json 里记成新的命令（late）；实际：kit 启动时文件里是 ${describe(record || copy)}`;
+      }
+      if (!record.includes("/srv/另一个项目")) {
+        return `期望：另一个目录（/srv/另一个项目）批准过的 kit 原样留着——记新的批准时先读出整份记录，只改 process.cwd() 下这个服务名的那一项；实际：它不见了，文件里只剩 ${describe(record)}`;
+      }
       return undefined;
     },
   },
