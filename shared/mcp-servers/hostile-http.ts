@@ -19,6 +19,9 @@
 //            回答留给续传：GET 同一个地址、带着会话号、协议版本头和 Last-Event-ID: cut-2（收到的最后一个事件），回答才在那条流上来。
 //            whoami 报出续传时带的 Last-Event-ID，和断开以后等没等够 retry 说的时间
 //   cutloop  initialize 的 SSE 只有一个预备事件（retry: 0）就关上；来续的 GET 也一样，一次又一次：续传也得有个头
+//   refill   initialize 的 SSE 给两个约 1.5 MiB 的通知（带着事件 id）就关上，来续的 GET 也一样：每条流都不大，
+//            续上的合起来却没有尽头——整条流的上限要把续上的算进去。给过十条以后只给预备事件（免得没数的客户端在这里转上 30 秒）
+//   wrongid  initialize 答一个 200 的 JSON，可里面的 id 对不上（"不是你的"）：回答里没有这个请求的响应，客户端不能干等
 //   hop      和 cut 一样断在回答之前（id hop-1、hop-2，retry: 0），可来续的 GET 和收尾的 DELETE 都答 307，叫你换到 /trap/mcp 去
 //   trap     谁来了都在 stderr 上记一行（带着哪些头），答 404：跟着跳转走的客户端把令牌带到了这里
 // 会话里的规矩（forget、stall、pings、cut、hop、slow）：initialize 时带的 Authorization、X-Api-Key（mcp.json 的 headers），
@@ -96,7 +99,7 @@ const rpcError = (id: unknown, message: string) => ({ jsonrpc: "2.0", id: id ?? 
 
 function handle(mode: string, req: http.IncomingMessage, res: http.ServerResponse, body: string) {
   if (mode === "moved") return void res.writeHead(307, { Location: "/forget/mcp" }).end();
-  if (!["forget", "gone", "html", "huge", "endless", "slow", "stall", "pings", "cut", "cutloop", "hop"].includes(mode)) return json(res, 404, rpcError(null, `没有这个模式：${mode}`));
+  if (!["forget", "gone", "html", "huge", "endless", "slow", "stall", "pings", "cut", "cutloop", "hop", "refill", "wrongid"].includes(mode)) return json(res, 404, rpcError(null, `没有这个模式：${mode}`));
   const sid = req.headers["mcp-session-id"];
   if (mode === "hop" && req.method !== "POST") return void res.writeHead(307, { Location: "/trap/mcp" }).end();
   if (req.method === "DELETE") {
@@ -114,6 +117,7 @@ function handle(mode: string, req: http.IncomingMessage, res: http.ServerRespons
   }
   if (req.method === "GET" && mode === "cut") return resume(req, res, sid);
   if (mode === "cutloop" && req.method !== "DELETE") return primeAndClose(res);
+  if (mode === "refill" && req.method !== "DELETE") return refill(res);
   if (req.method !== "POST") return void res.writeHead(405, { Allow: "POST, DELETE" }).end();
   const accept = String(req.headers.accept ?? "");
   if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
@@ -146,6 +150,7 @@ function handle(mode: string, req: http.IncomingMessage, res: http.ServerRespons
   if (mode === "pings" && msg.method === undefined && String(msg.id).startsWith("ping-")) {
     return void held.push(() => json(res, 400, rpcError(msg.id, "缺少 Mcp-Session-Id 头")));
   }
+  if (mode === "wrongid") return json(res, 200, { jsonrpc: "2.0", id: "不是你的", result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "wrongid", version: "1" } } });
   if (msg.method === "initialize") {
     const n = (counters.get(mode) ?? 0) + 1;
     counters.set(mode, n);
@@ -227,6 +232,17 @@ let primes = 0;
 function primeAndClose(res: http.ServerResponse) {
   res.writeHead(200, { "Content-Type": "text/event-stream" });
   res.end(`id: loop-${++primes}\nretry: 0\ndata: \n\n`);
+}
+
+// refill：两个约 1.5 MiB 的通知，带着事件 id，然后关上——等客户端来续，续了还是这样
+let refills = 0;
+const BIG_NOTE = `data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "再来一点".repeat(130_000) } })}\n\n`;
+function refill(res: http.ServerResponse) {
+  res.writeHead(200, { "Content-Type": "text/event-stream" });
+  res.write(`id: refill-${++refills}\nretry: 0\ndata: \n\n`);
+  if (refills > 10) return void res.end();
+  res.write(BIG_NOTE);
+  res.end(BIG_NOTE);
 }
 
 // cut 模式的续传：GET 带着会话号、协议版本头和 Last-Event-ID，回答在这条新的 SSE 流上来
