@@ -9,9 +9,7 @@
 //   “initialize 本身不带这两个头”同理：第一次握手时手里还没有会话号和版本。
 // - “看到取消通知就掐掉 fetch”（提示 6）：第 22 章的 McpClient 不发取消通知，只有叠上 22-1 的副本才走这条路。
 // - “DELETE 不能拖住退出”（提示 9）：要一个永远不答 DELETE 的服务器，没守住的答案要等到场景的时限（120 秒）才判得出来。
-// - “等到 id 对得上的那个就停下，别等服务器关流”（提示 3）和“回答里没有这个 id 的响应也变成错误”（提示 2）：
-//   陪练服务器都答完就关流、回答的 id 都对得上，看不出来。
-// - “整条流的字节上限把续上的也算进去”（提示 12）：要一个每次续上都再给几 MiB 的服务器，这里没有。
+// - “等到 id 对得上的那个就停下，别等服务器关流”（提示 3）：陪练服务器都答完就关流，看不出来。
 // - “http.ts 自己印的警告也过 safeLine()”（提示 10）：交给它的 log 就是 McpClient 的日志，那里还会显形一次，拿掉这一道看不出来；
 //   endless 打头那个夹着 ESC 的坏事件照样查着“不绕过日志、自己往终端写”的答案。
 import assert from "node:assert/strict";
@@ -289,6 +287,22 @@ const MUTANTS: Mutant[] = [
     to: "if (fruitless < 0) throw",
     fails: "不守规矩的远程服务只换来一行警告",
     because: /✗ cutloop/,
+  },
+  {
+    name: "回答里没有这个 id 的响应，就当什么也没发生，干等（提示 2：McpClient 一直等这个 id，握手行一行也印不出来）",
+    file: "http.ts",
+    from: "if (!answered) throw new TransportError",
+    to: "if (!answered) return;\n      if (false) throw new TransportError",
+    fails: "不守规矩的远程服务只换来一行警告",
+    because: /✗ wrongid/,
+  },
+  {
+    name: "续上的流重新数字节，整条流的上限没把它们算进去（提示 12）",
+    file: "http.ts",
+    from: "body = await this.resume(seen.lastEventId, signal);",
+    to: "size = 0;\n      body = await this.resume(seen.lastEventId, signal);",
+    fails: "不守规矩的远程服务只换来一行警告",
+    because: /✗ refill/,
   },
 ];
 

@@ -18,6 +18,8 @@ const HOSTILE: { server: string; what: string; says: RegExp; hint: string }[] = 
   { server: "html", what: "Content-Type 是 text/html", says: /text\/html|Content-Type/i, hint: "只收 application/json 和 text/event-stream，别的说出收到的 Content-Type" },
   { server: "huge", what: "响应体大得没边", says: /MiB|上限|太大|太长/, hint: "响应体有上限（比如 64 MiB），先看 Content-Length，没写的边读边数，到了就断开，说出上限" },
   { server: "moved", what: "答 307 叫你换个地址", says: /30\d|跳转|重定向/, hint: "不跟着跳（headers 里的令牌会被带到新地址），说出状态码和它要你去的地址" },
+  { server: "refill", what: "每条 SSE 流都只有 3 MiB 就断，续上的也一样", says: /MiB|上限|太大|太长/, hint: "整条流的字节上限要把续上的流也算进去（参考答案 4 MiB 就停），说出上限——每条都重新数的话，它给的 30 MiB 你全收下了" },
+  { server: "wrongid", what: "回答里的 id 对不上", says: /跳过|失败/, hint: "回答里没有这个请求的 id 的响应，当场变成这个请求的一个错误响应（说一句“回答里没有这个请求的响应”），握手失败、跳过它——不然 McpClient 一直等这个 id，harness 卡在启动上" },
   { server: "slow", what: "5 秒里连响应头都不发", says: /超时/, hint: "每个请求都有时限，握手用 mcp.json 里它的 startupTimeout（1000 毫秒），连等响应头的时间一起算，到点就放弃，说“超时”——它 5 秒以后才回答，等到了它的客户端没守这个设置" },
 ];
 
