@@ -51,7 +51,7 @@ export const requirements: Requirement[] = [
       if (ran) return `期望：kit 没有批准过，输入又不是终端、没法问，它的命令根本不该执行；实际：命令跑过了（内置 read_file 读到 started.txt：${describe(ran)}）`;
       const tools = kitTools(run, 1);
       if (tools.length > 0) return `期望：没启动的服务器没有工具，tools 里没有 mcp__kit__ 开头的；实际：${describe(tools)}`;
-      const warning = run.transcript.split("\n").find((line) => line.includes('"kit"') && line.includes("警告"));
+      const warning = run.transcript.split("\n").find((line) => line.includes("kit") && line.includes("警告"));
       // 光说“没有终端、跳过”不够，得说怎样批准：提到批准记在哪（trusted-mcp.json），或者在终端里答 y
       if (!warning || !/trusted-mcp\.json|(?<![A-Za-z])y(es)?(?![A-Za-z])/.test(warning)) {
         return `期望：一行“警告: …”点名 kit，说它没批准过所以跳过，并说怎样批准（比如在终端里运行一次、答 y；批准记在 ~/.harness/trusted-mcp.json）；实际：${warning ? describe(warning) : "没有这一行警告"}`;
