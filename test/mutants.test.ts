@@ -6,10 +6,11 @@ import { mutantSuite, type Mutant } from "./mutants-lib.ts";
 
 const TIMED_OUT = /撞上了场景的时限/;
 
-// 前六个让 harness 卡住，要等满场景的时限（default-timeout 45 秒，hung-handshake 20 秒）才判得出来，排在最前面先起跑
+// 前四个让 harness 卡住，要等满场景的时限（default-timeout 45 秒，hung-handshake 20 秒）才判得出来，排在最前面先起跑
 // （卡住以后只是干等，不占 CPU）；几秒就判完的排在后面（整个文件约一分钟，大半是在等）。
-// hung-handshake 的时限得远低于 30 秒（默认的握手时限）：startupTimeout 没生效的变异体要等满 30 秒、
-// tools/list 用调用超时的要等 60 秒才自己结束，20 秒的时限让它们几秒之内……也就是 20 秒就现形，不必等到默认值。
+// hung-handshake 的时限得远低于 60 秒（默认的调用超时）：不 clearTimeout、握手用调用超时的变异体要等满 60 秒才自己结束。
+// startupTimeout 没生效、tools/list 用了调用超时，不靠时限判：slow-handshake 场景的服务器握手要 3 秒，比它的 startupTimeout（1 秒）慢、
+// 比默认的 30 秒快——设置被忽略的实现 3 秒后就把它接进来了，几秒就判完。
 //
 // 没有变异体的几句，和为什么：
 // - 调用的默认超时是 60 秒：要等满 60 秒才看得出来；检查器用 HARNESS_MCP_TIMEOUT_MS=1000 看“默认值”这条路走没走通（不读这个变量的变异体在下面）。
@@ -53,20 +54,20 @@ const MUTANTS: Mutant[] = [
     because: TIMED_OUT,
   },
   {
-    name: "不管 mcp.json 里按服务写的 startupTimeout（任务：握手的时限可以按服务器改）：hung、half 要等默认的 30 秒",
+    name: "不管 mcp.json 里按服务写的 startupTimeout（任务：握手的时限可以按服务器改）：3 秒才握完手的服务器被接了进来",
     file: "mcp-config.ts",
     from: "const startupTimeoutMs = entry.startupTimeout ?? 30_000;",
     to: "const startupTimeoutMs = 30_000;",
-    fails: "握手也有超时",
-    because: /startupTimeout 没生效/,
+    fails: "按服务写的 startupTimeout 生效",
+    because: /slowinit（3 秒才回 initialize）：等到了它.*startupTimeout 没生效/,
   },
   {
-    name: "只给 initialize 计握手的时限，tools/list 用调用的超时（任务：initialize 和 tools/list 一起算握手）：half 要等 60 秒",
+    name: "只给 initialize 计握手的时限，tools/list 用调用的超时（任务：initialize 和 tools/list 一起算握手）：3 秒才列出工具的服务器被接了进来",
     file: "mcp-client.ts",
     from: 'const ms = method === "tools/call" ? this.timeoutMs : this.startupTimeoutMs;',
     to: 'const ms = method === "initialize" ? this.startupTimeoutMs : this.timeoutMs;',
-    fails: "握手也有超时",
-    because: /tools\/list 没算进握手/,
+    fails: "按服务写的 startupTimeout 生效",
+    because: /slowlist（.*等到了它.*tools\/list 用的是调用的超时/,
   },
   {
     name: "握手超时也发取消通知（提示 4）：规范不许取消 initialize",

@@ -103,15 +103,15 @@ export const requirements: Requirement[] = [
     },
   },
   {
-    name: "握手也有超时：不回 initialize、不回 tools/list 的服务按各自的 startupTimeout 被跳过（警告，不取消 initialize，进程杀掉），别的服务照常接入",
+    name: "握手也有超时：不回 initialize 的服务被跳过（警告，不发取消通知，进程杀掉），别的服务照常接入",
     scenario: "hung-handshake",
     check(run) {
       if (run.timedOut) {
-        return `期望：握手也受超时管，时限按服务器写在 startupTimeout 里——hung（不回 initialize）和 half（回了 initialize，不回 tools/list）都写了 "startupTimeout": 1000，各等 1 秒就跳过，harness 几秒就答完；实际：harness 卡在启动上，被 20 秒的场景时限终止，模型收到 ${run.requests} 次请求。多半是握手没有时限，或者 startupTimeout 没生效（等的是默认的 30 秒），或者 tools/list 没算进握手（用了调用的超时）`;
+        return `期望：握手也受超时管——hung 不回 initialize，它写了 "startupTimeout": 1000，等 1 秒就跳过，harness 几秒就答完；实际：harness 卡在启动上，一直等 hung 的 initialize 回应，被 20 秒的场景时限终止，模型收到 ${run.requests} 次请求。多半是握手没有时限，或者握手用了调用的超时（默认 60 秒）`;
       }
       // 措辞不比：点名这个服务、带“超时”的那一行就是它的警告（第 22 章对 tools/list 失败说的是“列工具失败，跳过”）
       const warnings = run.transcript.split("\n").filter((line) => !line.startsWith("[round") && line.includes("跳过"));
-      for (const [name, what] of [["hung", "它不回 initialize"], ["half", "它回了 initialize，却不回 tools/list（握手是 initialize 加 tools/list，两样都归 startupTimeout 管）"]] as const) {
+      for (const [name, what] of [["hung", "它不回 initialize"]] as const) {
         const warning = warnings.find((line) => line.includes(`"${name}"`));
         if (!warning?.includes("超时")) {
           return `期望：握手也受超时管——${name} 的 startupTimeout 是 1000，${what}，1 秒后打一行警告（比如“警告: MCP 服务 "${name}" 握手失败，跳过: …超时…”），启动接着往下走；实际：${warning ? describe(warning) : "没有这一行警告"}`;
@@ -125,8 +125,8 @@ export const requirements: Requirement[] = [
         return `期望：握手超时不发取消通知——规范不许取消 initialize，反正这个进程马上就要结束；实际：hung 收到了 ${describe(cancel ?? "一条取消通知")}`;
       }
       const tools = toolNames(run, 1);
-      if (!tools.includes("mcp__ok__echo") || tools.some((name) => name.startsWith("mcp__hung__") || name.startsWith("mcp__half__"))) {
-        return `期望：跳过 hung 和 half 以后，ok 照常接入，第一次请求的工具里有 mcp__ok__echo，没有 mcp__hung__、mcp__half__ 开头的；实际：${describe(tools.filter((name) => name.startsWith("mcp__")))}${how(run, 1)}`;
+      if (!tools.includes("mcp__ok__echo") || tools.some((name) => name.startsWith("mcp__hung__"))) {
+        return `期望：跳过 hung 以后，ok 照常接入，第一次请求的工具里有 mcp__ok__echo，没有 mcp__hung__ 开头的；实际：${describe(tools.filter((name) => name.startsWith("mcp__")))}${how(run, 1)}`;
       }
       const echo = toolResults(run, 2)[0];
       if (echo !== OK_ANSWER) return `期望：ok 的 echo 照常能用，模型收到“${OK_ANSWER}”；实际：模型收到 ${quote(echo)}${how(run, 2)}`;
@@ -134,6 +134,28 @@ export const requirements: Requirement[] = [
         return `期望：握手超时的服务器进程被杀掉，harness 退出后不留下进程；实际：还活着 ${describe(run.leftovers.join(" / "))}`;
       }
       return undefined;
+    },
+  },
+  {
+    name: "按服务写的 startupTimeout 生效：握手（initialize 或 tools/list）比它慢的服务被跳过",
+    scenario: "slow-handshake",
+    check(run) {
+      const tools = toolNames(run, 1);
+      const warnings = run.transcript.split("\n").filter((line) => !line.startsWith("[round") && line.includes("跳过"));
+      const wrong = [
+        ["slowinit", "3 秒才回 initialize"],
+        ["slowlist", "当场回了 initialize，3 秒才回 tools/list——tools/list 也是握手，也归 startupTimeout 管"],
+      ].flatMap(([name, what]) => {
+        if (tools.some((tool) => tool.startsWith(`mcp__${name}__`))) return [`  ✗ ${name}（${what}）：等到了它，它的工具接进来了——startupTimeout 没生效${name === "slowlist" ? "，或者 tools/list 用的是调用的超时" : ""}`];
+        const warning = warnings.find((line) => line.includes(`"${name}"`));
+        if (!warning?.includes("超时")) return [`  ✗ ${name}（${what}）：没有点名它、带“超时”的警告${warning ? `，只有 ${describe(warning)}` : ""}`];
+        if (!saysSeconds(warning, 1)) return [`  ✗ ${name}（${what}）：警告里没写等了 1 秒：${describe(warning)}`];
+        return [];
+      });
+      if (run.bodies.length === 0) return `期望：两个慢服务器 1 秒后被跳过，ok 照常接入，模型收到请求；实际：模型一次请求也没收到${how(run, 1)}`;
+      if (!tools.includes("mcp__ok__echo")) wrong.push(`  ✗ ok（没写 startupTimeout，默认 30 秒）：没接进来，第一次请求的工具是 ${describe(tools)}`);
+      if (wrong.length === 0) return undefined;
+      return [`期望：两个服务器都写了 "startupTimeout": 1000，握手比它慢（3 秒），1 秒就放弃、打一行点名它、带“超时”和“1 秒”的警告、跳过它；默认的 30 秒只管没写 startupTimeout 的。不对的：`, ...wrong].join("\n");
     },
   },
 ];
