@@ -9,7 +9,8 @@
 //   slow     收下请求，5 秒里一个字节也不回（连响应头也不发），之后才像 forget 那样正经回答（不健忘）：
 //            没守 startupTimeout（1 秒）的客户端等得到它、握手完成，几秒之内就露馅，不用等场景的时限
 //   stall    握手、列工具都正常（一个 wait 工具），tools/call 先发 SSE 的响应头和一行注释，5 秒以后才回答：
-//            时限只管到响应头、或者没守 timeout 的客户端，拿到的是一个成功的结果
+//            时限只管到响应头、或者没守 timeout 的客户端，拿到的是一个成功的结果。收尾的 DELETE 它收下了就不理（记一行）：
+//            等 DELETE 不设时限的客户端退不了
 //   moved    307，叫客户端换到 /forget/mcp 去（跟过去的客户端会把 headers 里的令牌一起带过去）
 //   pings    initialize 用 SSE 答：先是规范里的预备事件（只有 id，data 是空的），再一口气两万个 ping 请求，最后才是回答；
 //            之后和 forget 一样正经（不健忘），whoami 另报出这个模式同时在途的请求最多几个。
@@ -102,6 +103,7 @@ function handle(mode: string, req: http.IncomingMessage, res: http.ServerRespons
   if (!["forget", "gone", "html", "huge", "endless", "slow", "stall", "pings", "cut", "cutloop", "hop", "refill", "wrongid"].includes(mode)) return json(res, 404, rpcError(null, `没有这个模式：${mode}`));
   const sid = req.headers["mcp-session-id"];
   if (mode === "hop" && req.method !== "POST") return void res.writeHead(307, { Location: "/trap/mcp" }).end();
+  if (req.method === "DELETE" && mode === "stall") return void process.stderr.write("hostile-http: stall 收到 DELETE，不理它\n");
   if (req.method === "DELETE") {
     const session = typeof sid === "string" ? sessions.get(`${mode} ${sid}`) : undefined;
     const missing = !session ? "" : keyOf(req) !== session.key ? "initialize 时带的凭据" : session.versioned && req.headers["mcp-protocol-version"] !== session.version ? "MCP-Protocol-Version 头" : "";
