@@ -8,7 +8,6 @@
 // - “重新握手不带旧会话号”（提示 4、5）：参考答案有两道——renew() 先清掉会话号，post() 的 inSession 又是 false，改一处不露馅；
 //   “initialize 本身不带这两个头”同理：第一次握手时手里还没有会话号和版本。
 // - “看到取消通知就掐掉 fetch”（提示 6）：第 22 章的 McpClient 不发取消通知，只有叠上 22-1 的副本才走这条路。
-// - “DELETE 不能拖住退出”（提示 9）：要一个永远不答 DELETE 的服务器，没守住的答案要等到场景的时限（120 秒）才判得出来。
 // - “等到 id 对得上的那个就停下，别等服务器关流”（提示 3）：陪练服务器都答完就关流，看不出来。
 // - “http.ts 自己印的警告也过 safeLine()”（提示 10）：交给它的 log 就是 McpClient 的日志，那里还会显形一次，拿掉这一道看不出来；
 //   endless 打头那个夹着 ESC 的坏事件照样查着“不绕过日志、自己往终端写”的答案。
@@ -303,6 +302,14 @@ const MUTANTS: Mutant[] = [
     to: "size = 0;\n      body = await this.resume(seen.lastEventId, signal);",
     fails: "不守规矩的远程服务只换来一行警告",
     because: /✗ refill/,
+  },
+  {
+    name: "DELETE 不设时限，对方不理就一直等（提示 9：stall 收下 DELETE 就不理；harness 退不了，靠场景的时限 120 秒抓）",
+    file: "http.ts",
+    from: "signal: AbortSignal.timeout(DELETE_WAIT_MS), ",
+    to: "",
+    fails: "不守规矩的远程服务只换来一行警告",
+    because: /DELETE 最多等一会儿/,
   },
 ];
 

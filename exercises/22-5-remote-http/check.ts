@@ -59,6 +59,9 @@ export const requirements: Requirement[] = [
     scenario: "hostile-http",
     check(run) {
       const stalled = toolResults(run, 2)[0];
+      if (run.timedOut && serverSaid(run, "stall 收到 DELETE")) {
+        return `期望：收尾的 DELETE 最多等一会儿（参考答案 1 秒），对方不理也照样退出；实际：stall 收下 DELETE 就不理，harness 一直等着它，没有自己结束（${serverSaid(run, "stall 收到 DELETE")}）`;
+      }
       const verdicts = eachServer("每个不守规矩的服务器只换来一行提到它名字的警告，或者一个错误结果", [
         ...HOSTILE.map(({ server, what, says, hint }): [string, string | undefined] => {
           const lines = warningsAbout(run, server);
