@@ -130,7 +130,7 @@ const MUTANTS: Mutant[] = [
     because: /Ctrl-C 没有传到 MCP 调用上/,
   },
   {
-    name: "按子串找工具（任务：名字不对就是错误）：少了前缀的 read_text_file 被认成 mcp__fs__read_text_file",
+    name: "按子串找工具（任务：名字不对就是错误）：少了前缀的 current_time 被认成 mcp__time__current_time",
     file: "tool-search.ts",
     from: "t.definition().name === name",
     to: "t.definition().name.includes(name)",
@@ -143,7 +143,7 @@ const MUTANTS: Mutant[] = [
     from: "t.definition().name === name",
     to: "t.definition().name.endsWith(String(name))",
     fails: "名字要一字不差",
-    because: /read_text_file/,
+    because: /current_time/,
   },
   {
     name: "名字不对时只说“没有这个工具”，不说对的名字去哪找（任务）",

@@ -28,7 +28,9 @@ const MCP_TOOLS = [
 const BRIDGES = ["mcp_describe", "mcp_call"];
 const UNKNOWN = "mcp__fs__no_such_tool";
 // 差一点就对的名字：少了服务名前缀、只写了一截。按子串、按结尾找工具的实现会把它们认成真的工具
-const NEAR_MISSES = ["read_text_file", "mcp__time__current"];
+const NEAR_MISSES = ["current_time", "mcp__time__current"];
+// unknown-name 只接时间服务器（门槛 0）
+const TIME_TOOLS = ["mcp__time__current_time", "mcp__time__days_between"];
 const DESCRIBED = "mcp__fs__read_text_file";
 
 // 首轮输入：模型第一次就直接作答时没有 [round 1 输入 …] 那一行，数字在总结行 [共 1 轮 · 最后一轮输入 X tokens…] 里
@@ -143,7 +145,7 @@ export const requirements: Requirement[] = [
       const results = toolResults(run, 2);
       for (const [i, bridge] of BRIDGES.entries()) {
         const result = results[i];
-        const points = /system prompt|系统提示|清单/.test(result ?? "") || MCP_TOOLS.some((n) => result?.includes(n));
+        const points = /system prompt|系统提示|清单/.test(result ?? "") || TIME_TOOLS.some((n) => result?.includes(n));
         if (!result?.startsWith("错误") || !result.includes(UNKNOWN) || !points) {
           return `期望：${bridge} 收到不存在的名字 ${UNKNOWN} 时交回一条“错误: …”，里面点出这个名字，并告诉模型对的名字在哪（system prompt 里的清单，或者直接列出来）；实际：${describe(result)}${failedRun(run)}`;
         }
@@ -151,12 +153,12 @@ export const requirements: Requirement[] = [
     },
   },
   {
-    name: "名字要一字不差：少了服务名前缀的 read_text_file、只写了一截的 mcp__time__current 也是错的名字",
+    name: "名字要一字不差：少了服务名前缀的 current_time、只写了一截的 mcp__time__current 也是错的名字",
     scenario: "unknown-name",
     check(run) {
       const results = toolResults(run, 2).slice(2);
       for (const [i, [bridge, name]] of [["mcp_describe", NEAR_MISSES[0]], ["mcp_call", NEAR_MISSES[1]]].entries()) {
-        if (!toolNames(run, 1).includes(bridge)) return `期望：工具搜索开着（门槛 10 < 16），tools 数组里有 ${bridge}；实际：没有${failedRun(run)}`;
+        if (!toolNames(run, 1).includes(bridge)) return `期望：工具搜索开着（门槛 0 < 2），tools 数组里有 ${bridge}；实际：没有${failedRun(run)}`;
         const result = results[i];
         if (!result?.startsWith("错误") || !result.includes(name)) {
           return `期望：${bridge}({"name": "${name}"}) 交回“错误: …”并点出 ${name}——名字按全名一字不差地比（===），不按子串、不按结尾；模型写歪的名字被悄悄认成别的工具，它就不知道自己写错了；实际：${describe(result)}${failedRun(run)}`;
@@ -172,7 +174,7 @@ export const requirements: Requirement[] = [
       const resumed = systemPrompt(run, 3);
       if (run.requests < 3) return `期望：--resume 接着问的那一句也发出请求；实际：一共只有 ${run.requests} 个请求${failedRun(run)}`;
       if (resumed !== first) {
-        const times = resumed.split(MCP_TOOLS[0] + "：").length - 1;
+        const times = resumed.split(TIME_TOOLS[0]).length - 1;
         return `期望：恢复的会话原样沿用存下的 system prompt（第 13 章的规矩：前缀一个字不变，缓存才接得上），清单只在新会话里接一次；实际：--resume 后的 system prompt 和第一次的不一样${times > 1 ? `，清单接了 ${times} 遍` : ""}（${first.length} → ${resumed.length} 个字符）`;
       }
     },
