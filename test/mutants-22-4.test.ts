@@ -6,6 +6,7 @@
 // - “名字规则、查重、wrap 都和启动时一样”：启动时和重新列走的是同一个 adopt()，改一处两边一起坏，由首轮的检查抓。
 // - “工作目录不会变，不用 listChanged”：服务器看不出我们声明了什么多余的东西。
 // - “按服务名排好”“--resume 沿用存下的 system prompt”：场景里只有一个服务器给了说明，每个场景只跑一次，看不出来。
+// - 说明“标明出自哪个服务器、出自服务器作者而不是用户”，工具变了和说明进了 prompt 各打“一行账”：这些是措辞，检查器不比措辞。
 import { requirements } from "../exercises/22-4-real-server/check.ts";
 import { mutantSuite, type Mutant } from "./mutants-lib.ts";
 

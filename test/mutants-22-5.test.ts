@@ -9,6 +9,7 @@
 //   “initialize 本身不带这两个头”同理：第一次握手时手里还没有会话号和版本。
 // - “看到取消通知就掐掉 fetch”（提示 6）：第 22 章的 McpClient 不发取消通知，只有叠上 22-1 的副本才走这条路。
 // - “等到 id 对得上的那个就停下，别等服务器关流”（提示 3）：陪练服务器都答完就关流，看不出来。
+// - “url 要以 http:// 或 https:// 开头”：场景里的地址都是对的，这一条只换来一句不同的警告。
 // - “http.ts 自己印的警告也过 safeLine()”（提示 10）：交给它的 log 就是 McpClient 的日志，那里还会显形一次，拿掉这一道看不出来；
 //   endless 打头那个夹着 ESC 的坏事件照样查着“不绕过日志、自己往终端写”的答案。
 import assert from "node:assert/strict";
@@ -269,7 +270,7 @@ const MUTANTS: Mutant[] = [
     from: 'if (type === "http" || type === "streamable-http")',
     to: 'if (type === "http")',
     fails: "接得上 type 为 http 的服务",
-    because: /NOKEY_TOKEN/,
+    because: /✗ nokey/,
   },
   {
     name: "响应体不数字节，只看 Content-Length（提示 7）",
@@ -310,6 +311,14 @@ const MUTANTS: Mutant[] = [
     to: "",
     fails: "不守规矩的远程服务只换来一行警告",
     because: /DELETE 最多等一会儿/,
+  },
+  {
+    name: "headers 里用到没设置的变量，不管它、照样去连（README：一行警告、跳过）",
+    file: "http.ts",
+    from: 'if (typeof config === "string") return config;',
+    to: 'if (typeof config === "string") return { url: String(entry.url), headers: headers as Record<string, string>, timeoutMs, startupTimeoutMs, command: String(entry.url), args: [], env: {} } as HttpConfig;',
+    fails: "接得上 type 为 http 的服务",
+    because: /✗ nokey/,
   },
 ];
 
