@@ -39,6 +39,16 @@ export async function runRequirements(exerciseDir: string, requirements: Require
   });
 }
 
+// 只要证明“不通过”的时候（npm test 拿没做练习的那一章跑检查器）：场景一个一个跑，哪个场景上有要求没过就停，
+// 交回那个场景的结果；全都通过才交回空的。多数检查器的第一个场景就说明了问题，省下后面几次运行
+export async function firstFailures(exerciseDir: string, requirements: Requirement[], impl: string): Promise<Outcome[]> {
+  for (const name of new Set(requirements.map((r) => r.scenario))) {
+    const outcomes = await runRequirements(exerciseDir, requirements.filter((r) => r.scenario === name), impl);
+    if (outcomes.some((o) => o.problem)) return outcomes;
+  }
+  return [];
+}
+
 async function runCheck(exerciseDir: string, name: string, impl: string, options: RunOptions): Promise<{ run: RunResult; spec: ScenarioSpec }> {
   const dir = path.join(exerciseDir, "checks", name);
   const spec = JSON.parse(fs.readFileSync(path.join(dir, "scenario.json"), "utf8")) as ScenarioSpec;

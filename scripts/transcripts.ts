@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { CHAPTERS, ROOT, chapterDirs, scenariosFor } from "../shared/scenario.ts";
-import { updateChapterIndex } from "./chapter-index.ts";
+import { updateChapterIndex, updateExerciseIndexes } from "./chapter-index.ts";
 
 // 把一篇 README 里每个转录块的内容换成 expected(场景名)；找不到的（undefined）原样留着。
 // 认法和 chapter-rules 测试一样：代码块外面的标记行，空行之后紧跟 ```text（围栏可以更长）
@@ -71,7 +71,8 @@ export function syncTranscripts(): string[] {
 export function regenerate(): string[] {
   const changed = syncTranscripts();
   const index = updateChapterIndex();
-  return [changed.length ? `重写了转录块：${changed.join(" ")}` : "README 的转录块已是最新", index.message];
+  const exercises = updateExerciseIndexes();
+  return [changed.length ? `重写了转录块：${changed.join(" ")}` : "README 的转录块已是最新", index.message, exercises.length ? `重写了练习索引：${exercises.join(" ")}` : "练习索引已是最新"];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

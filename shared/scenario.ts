@@ -432,6 +432,14 @@ function runAfterwards(script: string, cwd: string, env: Record<string, string>,
 
 export const DEFAULT_TIMEOUT_MS = 180_000;
 
+// 同一个模块在各章、各练习答案里的几份（单元测试逐份地查）。npm run test:all 每一份都查；npm test（快的一层）只查
+// 引入它的那一章和最后一章的那一份：中间的各份是 npm run carry 带过去的，逐份的证明留在全部的那一层
+export function copiesForTier(dirs: string[]): string[] {
+  if (process.env.LH_TIER !== "quick") return dirs;
+  const chapters = dirs.filter((d) => d.startsWith(CHAPTERS + path.sep));
+  return [...new Set([chapters[0], chapters.at(-1)])].filter((d) => d !== undefined);
+}
+
 // 编译一次、跑很多次：一个场景的运行只该花一次普通的 node 启动。自己会擦除类型的 Node 直接跑 main.ts（连同编译缓存）；
 // Node 20 上用 tsx 自带的 esbuild 把整章（或读者的目录）打成一个文件，按内容记下，内容不变就不再打。
 // 打出来的文件带着内联的 source map（不带源码 sourcesContent，小一大半）。读者直接看着的运行（live：npm start、演示）

@@ -1,4 +1,4 @@
-// 每个练习的检查器：拿参考答案（solution/ 叠在它那一章上的整份）检查必须全部通过；拿没做练习的那一章（22-N 是第 22 章，23-1 是第 23 章）检查必须不通过，
+// 每个练习的检查器：拿参考答案（solution/ 叠在它那一章上的整份）检查必须全部通过；拿没做练习的那一章（NN-K 是第 NN 章）检查必须不通过，
 // 而且要说出缺了什么——检查器要是对两者都说“通过”，它就什么也没检查。
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -7,9 +7,10 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, it } from "node:test";
-import { runRequirements, type Requirement } from "../exercises/checker.ts";
+import { firstFailures, runRequirements, type Requirement } from "../exercises/checker.ts";
 import { baseChapter, filesIn, fullTree } from "../shared/overlay.ts";
-import { CHAPTERS, ROOT, compareTranscripts } from "../shared/scenario.ts";
+import { CHAPTERS, ROOT, chapterDirs, compareTranscripts } from "../shared/scenario.ts";
+import { README, between, chapterExercises, exerciseIndex, exerciseMarkers } from "../scripts/chapter-index.ts";
 
 const exercisesDir = path.join(ROOT, "exercises");
 const exercises = fs.readdirSync(exercisesDir).filter((d) => fs.existsSync(path.join(exercisesDir, d, "check.ts")));
@@ -58,7 +59,7 @@ describe("练习", { concurrency: 2 }, () => {
     });
 
     it(`${exercise}：没做练习的底那一章不通过，并说出缺了什么`, async () => {
-      const outcomes = await runRequirements(dir, await load(), base);
+      const outcomes = await firstFailures(dir, await load(), base); // 只跑到第一个有要求没过的场景
       const failed = outcomes.filter((o) => o.problem);
       assert.ok(failed.length > 0, `${baseChapter(exercise)} 原样通过了全部要求：检查器没有检查到练习要加的东西`);
       // 要求自己的说明写“期望……，实际……”；卡住、退出码不对这类由共同的裁判（checker.ts 的 judgeRun）说明
@@ -67,39 +68,54 @@ describe("练习", { concurrency: 2 }, () => {
   }
 });
 
-// 几个练习改的是第 22 章的不同地方（22-1 改 mcp-config.ts、mcp-client.ts 里的客户端，22-2、22-3 从 main.ts 里 connectMcpServers 的参数和
-// 它交出的工具接进来，22-4 改客户端答服务器请求和通知的地方），所以读者能在同一份副本里一个接一个地做。这里照读者的做法：
-// 每份答案（叠好的整份）对第 22 章的 diff 依次打到同一份副本上（不许模糊匹配），再把每个检查器都跑一遍
+// 同一章的几个练习改的是那一章的不同地方（比如 22-1 改 mcp-config.ts、mcp-client.ts 里的客户端，22-2、22-3 从 main.ts 里
+// connectMcpServers 的参数和它交出的工具接进来），所以读者能在同一份副本里一个接一个地做。这里照读者的做法：每份答案（叠好的整份）
+// 对它那一章的 diff 依次打到同一份副本上（不许模糊匹配），再把这一章的每个检查器都跑一遍。
 // 只在 npm run test:all 里跑（npm test 是快的一层：每个检查器在答案上过、在起点上不过，已经在上面）
-const on22 = exercises.filter((e) => baseChapter(e) === "22-mcp-client"); // 别的章的练习（23-N）有它自己的底
-describe("几个练习做在同一份副本里", { skip: process.env.LH_TIER === "quick" && "npm run test:all 才跑" }, () => {
-  it("每份参考答案的 diff 依次打到同一份第 22 章上，干净地打上；每个检查器全部通过", async () => {
-    const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "lh-all-exercises-")));
-    const copy = path.join(tmp, "my22");
-    try {
-      fs.cpSync(path.join(CHAPTERS, "22-mcp-client"), copy, { recursive: true });
-      for (const exercise of on22) {
-        // 相对路径的 diff：--- a/mcp-client.ts，-p1 去掉第一段就是副本里的 mcp-client.ts
-        fs.rmSync(path.join(tmp, "a"), { force: true });
-        fs.rmSync(path.join(tmp, "b"), { force: true });
-        fs.symlinkSync(path.join(CHAPTERS, "22-mcp-client"), path.join(tmp, "a"));
-        fs.symlinkSync(fullTree(path.join(exercisesDir, exercise, "solution")), path.join(tmp, "b"));
-        const diff = spawnSync("diff", ["-ruN", "-x", "README.md", "a/", "b/"], { cwd: tmp, encoding: "utf8" });
-        assert.equal(diff.status, 1, `diff 应当找到不同（退出码 1）：${diff.stderr}`);
-        const applied = spawnSync("patch", ["-p1", "--fuzz=0", "--forward", "--no-backup-if-mismatch", "-d", copy], { input: diff.stdout, encoding: "utf8" });
-        assert.equal(applied.status, 0, `${exercise} 的 diff 打不上（和前面的练习改到了同一处）：\n${applied.stdout}${applied.stderr}`);
-      }
-      const failed: string[] = [];
-      for (const exercise of on22) {
-        const dir = path.join(exercisesDir, exercise);
-        const requirements = ((await import(pathToFileURL(path.join(dir, "check.ts")).href)) as { requirements: Requirement[] }).requirements;
-        for (const o of await runRequirements(dir, requirements, copy)) {
-          if (o.problem) failed.push(`✗ ${exercise}：${o.requirement.name}\n${o.problem}\n${o.transcript}`);
+const byChapter = new Map<string, string[]>();
+for (const e of exercises) byChapter.set(baseChapter(e), [...(byChapter.get(baseChapter(e)) ?? []), e]);
+describe("同一章的几个练习做在同一份副本里", { skip: process.env.LH_TIER === "quick" && "npm run test:all 才跑" }, () => {
+  for (const [chapter, together] of [...byChapter].filter(([, list]) => list.length > 1)) {
+    it(`${together.join("、")}：每份参考答案对 ${chapter} 的 diff 依次打到同一份副本上，干净地打上；每个检查器全部通过`, async () => {
+      const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "lh-all-exercises-")));
+      const copy = path.join(tmp, "mine");
+      try {
+        fs.cpSync(path.join(CHAPTERS, chapter), copy, { recursive: true });
+        for (const exercise of together) {
+          // 相对路径的 diff：--- a/mcp-client.ts，-p1 去掉第一段就是副本里的 mcp-client.ts
+          fs.rmSync(path.join(tmp, "a"), { force: true });
+          fs.rmSync(path.join(tmp, "b"), { force: true });
+          fs.symlinkSync(path.join(CHAPTERS, chapter), path.join(tmp, "a"));
+          fs.symlinkSync(fullTree(path.join(exercisesDir, exercise, "solution")), path.join(tmp, "b"));
+          const diff = spawnSync("diff", ["-ruN", "-x", "README.md", "a/", "b/"], { cwd: tmp, encoding: "utf8" });
+          assert.equal(diff.status, 1, `diff 应当找到不同（退出码 1）：${diff.stderr}`);
+          const applied = spawnSync("patch", ["-p1", "--fuzz=0", "--forward", "--no-backup-if-mismatch", "-d", copy], { input: diff.stdout, encoding: "utf8" });
+          assert.equal(applied.status, 0, `${exercise} 的 diff 打不上（和前面的练习改到了同一处）：\n${applied.stdout}${applied.stderr}`);
         }
+        const failed: string[] = [];
+        for (const exercise of together) {
+          const dir = path.join(exercisesDir, exercise);
+          const requirements = ((await import(pathToFileURL(path.join(dir, "check.ts")).href)) as { requirements: Requirement[] }).requirements;
+          for (const o of await runRequirements(dir, requirements, copy)) {
+            if (o.problem) failed.push(`✗ ${exercise}：${o.requirement.name}\n${o.problem}\n${o.transcript}`);
+          }
+        }
+        assert.deepEqual(failed, []);
+      } finally {
+        fs.rmSync(tmp, { recursive: true, force: true });
       }
-      assert.deepEqual(failed, []);
-    } finally {
-      fs.rmSync(tmp, { recursive: true, force: true });
+    });
+  }
+});
+
+describe("练习的索引", () => {
+  it("根目录 README 的练习表、每一章 README 末尾的“加分练习”都是从练习的 README 生成的最新版本", () => {
+    const { EX_BEGIN, EX_END, OWN_BEGIN, OWN_END } = exerciseMarkers;
+    const stale = "过时了：跑 npm run transcripts 重写它";
+    assert.equal(between(fs.readFileSync(README, "utf8"), EX_BEGIN, EX_END), exerciseIndex(), `README.md 的练习表${stale}`);
+    for (const chapter of chapterDirs()) {
+      const text = fs.readFileSync(path.join(CHAPTERS, chapter, "README.md"), "utf8");
+      assert.equal(between(text, OWN_BEGIN, OWN_END), chapterExercises(chapter), `${chapter}/README.md 末尾的练习${stale}`);
     }
   });
 });

@@ -7,12 +7,13 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { solutionTrees } from "../shared/overlay.ts";
-import { CHAPTERS, ROOT, chapterDirs } from "../shared/scenario.ts";
+import { CHAPTERS, ROOT, chapterDirs, copiesForTier } from "../shared/scenario.ts";
 
-const copies = [
+const all = [
   ...chapterDirs().map((d) => path.join(CHAPTERS, d)).filter((dir) => fs.existsSync(path.join(dir, "json.ts"))),
   ...solutionTrees("json.ts"), // 改过它的练习答案
 ];
+const copies = copiesForTier(all);
 
 // 固定种子的伪随机数：每次跑的都是同一批变形
 function random(seed: number): () => number {
@@ -61,7 +62,7 @@ const parses = (text: string) => {
 
 describe("json.ts：坏 JSON 由 harness 自己说坏在哪", () => {
   it("第 06 章起每章都有 json.ts", () => {
-    const chapters = copies.filter((d) => d.startsWith(CHAPTERS)).map((d) => path.basename(d).slice(0, 2));
+    const chapters = all.filter((d) => d.startsWith(CHAPTERS)).map((d) => path.basename(d).slice(0, 2));
     assert.deepEqual(chapters, chapterDirs().map((d) => d.slice(0, 2)).filter((n) => n >= "06"));
   });
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { solutionTrees } from "../shared/overlay.ts";
-import { CHAPTERS, ROOT, chapterDirs } from "../shared/scenario.ts";
+import { CHAPTERS, ROOT, chapterDirs, copiesForTier } from "../shared/scenario.ts";
 
 const ALL = [
   ...chapterDirs().map((d) => path.join(CHAPTERS, d)),
@@ -22,7 +22,7 @@ function copiesOf(file: string, first: number): string[] {
   assert.equal(Math.min(...chapters), first, `${file} 应该从第 ${first} 章开始出现`);
   const last = Number(chapterDirs().at(-1)!.slice(0, 2));
   assert.equal(chapters.length, last - first + 1, `第 ${first}–${last} 章都应该有 ${file}`);
-  return dirs;
+  return copiesForTier(dirs);
 }
 
 // 章号：chapters/NN-slug → NN

@@ -7,12 +7,12 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { solutionTrees } from "../shared/overlay.ts";
-import { CHAPTERS, ROOT, chapterDirs } from "../shared/scenario.ts";
+import { CHAPTERS, ROOT, chapterDirs, copiesForTier } from "../shared/scenario.ts";
 
-const copies = [
+const copies = copiesForTier([
   ...chapterDirs().map((d) => path.join(CHAPTERS, d)).filter((dir) => fs.existsSync(path.join(dir, "permissions.ts"))),
   ...solutionTrees("permissions.ts"), // 改过它的练习答案
-];
+]);
 
 const knowsMcp = (dir: string) => !dir.startsWith(CHAPTERS + path.sep) || path.basename(dir) >= "22";
 

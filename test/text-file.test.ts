@@ -8,12 +8,13 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { solutionTrees } from "../shared/overlay.ts";
-import { CHAPTERS, ROOT, chapterDirs } from "../shared/scenario.ts";
+import { CHAPTERS, ROOT, chapterDirs, copiesForTier } from "../shared/scenario.ts";
 
-const copies = [
+const all = [
   ...chapterDirs().map((d) => path.join(CHAPTERS, d)).filter((dir) => fs.existsSync(path.join(dir, "text-file.ts"))),
   ...solutionTrees("text-file.ts"), // 改过它的练习答案（现在没有）
 ];
+const copies = copiesForTier(all);
 
 // 读不了时抛出的 code：ENOENT 这样的错误码，或者 text-file.ts 自己的一句话
 const codeOf = (read: () => unknown) => {
@@ -27,7 +28,7 @@ const codeOf = (read: () => unknown) => {
 
 describe("text-file.ts：只读普通文件，最多读到上限", () => {
   it("第 04 章起每章都有 text-file.ts", () => {
-    const chapters = copies.filter((d) => d.startsWith(CHAPTERS)).map((d) => path.basename(d).slice(0, 2));
+    const chapters = all.filter((d) => d.startsWith(CHAPTERS)).map((d) => path.basename(d).slice(0, 2));
     assert.deepEqual(chapters, chapterDirs().map((d) => d.slice(0, 2)).filter((n) => n >= "04"));
   });
 

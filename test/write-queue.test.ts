@@ -15,13 +15,13 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, describe, it } from "node:test";
 import { solutionTrees } from "../shared/overlay.ts";
-import { CHAPTERS, ROOT } from "../shared/scenario.ts";
+import { CHAPTERS, ROOT, copiesForTier } from "../shared/scenario.ts";
 
 type Tool = { definition(): unknown; execute(args: string, signal?: AbortSignal): Promise<string> };
-const dirs = [
+const dirs = copiesForTier([
   ...fs.readdirSync(CHAPTERS).filter((c) => Number(c.slice(0, 2)) >= 20).map((c) => path.join(CHAPTERS, c)),
   ...solutionTrees("tools/edit.ts"), // 改过它的练习答案（叠好的整份）
-].filter((dir) => fs.existsSync(path.join(dir, "tools", "edit.ts")));
+].filter((dir) => fs.existsSync(path.join(dir, "tools", "edit.ts"))));
 const copies = dirs.map((dir) => path.join(dir, "tools", "edit.ts"));
 
 const home = process.cwd();
