@@ -190,6 +190,23 @@ export const requirements: Requirement[] = [
     },
   },
   {
+    name: "(a) 写坏了的 ~/.harness/trusted-mcp.json 不算批准，也不被覆盖",
+    scenario: "trust-bad-record",
+    check(run) {
+      if (!hasTerminalTool()) return noTerminal;
+      if (question(run, 1) === undefined) {
+        return `期望：批准文件读不懂，当作什么都没批准过，启动 kit 之前照样问；实际：没有问，${kitStarted(run, 2) ? "kit 没问就启动了" : "kit 也没有启动"}`;
+      }
+      // kit 的命令启动时（答了 y、批准记没记都已经过去了）把 ~/.harness/trusted-mcp.json 抄进 started.txt
+      const copy = kitStarted(run, 2);
+      if (!copy) return `期望：答了 y，kit 启动；实际：started.txt 里没有“启动了 kit”：${describe(toolResults(run, 2)[0])}`;
+      if (!copy.includes("写坏了")) {
+        return `期望：读不懂的批准文件原样留着，这次的批准不记（写进去就把用户原来的记录整个冲掉了，他连坏在哪都看不到）；实际：kit 启动时文件已经换成了 ${describe(copy.slice(0, copy.lastIndexOf("启动了 kit")))}`;
+      }
+      return undefined;
+    },
+  },
+  {
     name: "(b) allow 规则放行的 MCP 工具照常执行（mcp__fs__list_*、mcp__fs__read_*）",
     scenario: "allow-reads",
     check(run) {
