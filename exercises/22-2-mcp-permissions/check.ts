@@ -288,7 +288,7 @@ export const requirements: Requirement[] = [
     scenario: "time-no-rule",
     check(run) {
       const tools = toolNames(run, 1);
-      const missing = ["mcp__time__current_time", "mcp__time__days_between", "mcp__fs__write_file"].filter((n) => !tools.includes(n));
+      const missing = ["mcp__time__current_time", "mcp__time__days_between"].filter((n) => !tools.includes(n));
       if (missing.length > 0) {
         return `期望：套上权限只改变调用时的行为，模型看到的工具清单不变，仍有 ${missing.join("、")}；实际：tools 里是 ${describe(tools)}`;
       }
