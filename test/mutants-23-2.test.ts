@@ -7,6 +7,7 @@
 //   照第 09 章问不问都说得过去，检查器不设。
 // - "allowUnsandboxedCommands" 写成字符串 "false" 往严的一边算：用户写错自己的设置，不是敌意的输入；多一个场景不值，README 只说一句。
 // - 批准一次以后不能从此关掉沙箱：答案里没有能一处改出这个错的地方；真这么写了，“答 y”那条要求看后面那条 mkdir ~/inside，照样认得出。
+// - 答 n 不执行：guard() 里 confirm 交回 false 就返回错误，是第 09 章现成的路，答案只改了问题的文字；“答 n”那条要求看着它（家目录里没有 outside-no）。
 // - 没有终端时拒绝（guard 的 !confirm 分支）是第 09 章现成的路，不改它就不会错；“allow 规则跳过这一问”的变异体在那里也会放行，
 //   “没有终端”那条要求同样不通过（见下面第一个变异体的注释），不另设一个一样的变异体。
 import { requirements } from "../exercises/23-2-outside-sandbox/check.ts";
@@ -23,6 +24,15 @@ const MUTANTS: Mutant[] = [
     to: 'if (policy.allow.some((rule) => rule.tool === "bash" && rule.pattern === undefined)) return { decision: "allow" };\n    ' + ASK,
     fails: "allow bash 也挡不住这一问",
     because: /一句也没问/,
+  },
+  {
+    // 匆忙的读者只改了 bash 工具：权限那边认不出它，沙箱里的 bash 放行的那一行替它放了行（提示 2：排在那一行后面也是这样）
+    name: "permissions.ts 没认出 outside_sandbox（提示 2）：没有终端、没人批准，命令出了沙箱",
+    file: "permissions.ts",
+    from: 'if (sandboxed && tool === "bash" && args.outside_sandbox === true) {',
+    to: "if (false) {",
+    fails: "没有终端",
+    because: /在沙箱外跑了/,
   },
   {
     name: "问题和平常一模一样，没说它在沙箱外（README：问题说出它不在沙箱里）",
