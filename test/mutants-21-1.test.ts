@@ -3,7 +3,7 @@
 // 看不见的：
 // - “每次尝试换一个新的子 agent”：runSubAgent 每次都从 system + 任务两条消息新建历史，答案不碰它，一处改动改不出“接着旧历史试”；
 //   要求一里照样查了每次尝试的请求只有两条消息。
-// - 永不封顶（`if (ok || attempt > step.retries)` 改成 `if (ok)`）：每次都失败的 flaky 会一直试下去，脚本模型拒绝多出来的请求、
+// - 永不封顶（`if (ok || attempt > retries)` 改成 `if (ok)`）：每次都失败的 flaky 会一直试下去，脚本模型拒绝多出来的请求、
 //   harness 永远不结束，只能靠场景的时限（60 秒）认出来——太慢，不放进来；“按固定的 3 次封顶”那个变异体查的是同一件事。
 import { requirements } from "../exercises/21-1-workflow-retry/check.ts";
 import { mutantSuite, type Mutant } from "./mutants-lib.ts";
@@ -14,7 +14,7 @@ const MUTANTS: Mutant[] = [
   {
     name: "不读 retries，失败了不再试（任务）",
     file: FILE,
-    from: "attempt > step.retries",
+    from: "attempt > retries",
     to: "attempt > 0",
     fails: "失败的一步换一个新的子 agent 重试",
     because: /只试了一次/,
@@ -22,15 +22,15 @@ const MUTANTS: Mutant[] = [
   {
     name: "比较用了 >=：retries 1 只跑 1 次（提示 2）",
     file: FILE,
-    from: "attempt > step.retries",
-    to: "attempt >= step.retries",
+    from: "attempt > retries",
+    to: "attempt >= retries",
     fails: "每次都失败的一步一共跑 1 + retries 次",
     because: /少试了一次/,
   },
   {
     name: "不按这一步的 retries 封顶，一律试到上限 3（提示 2）",
     file: FILE,
-    from: "attempt > step.retries",
+    from: "attempt > retries",
     to: "attempt > MAX_RETRIES",
     fails: "每次都失败的一步一共跑 1 + retries 次",
     because: /封顶/,
@@ -38,8 +38,8 @@ const MUTANTS: Mutant[] = [
   {
     name: "没写 retries 时默认再试一次（任务）",
     file: FILE,
-    from: "const retries = s.retries ?? 0;",
-    to: "const retries = s.retries ?? 1;",
+    from: "const retries = step.retries ?? 0;",
+    to: "const retries = step.retries ?? 1;",
     fails: "每次都失败的一步一共跑 1 + retries 次",
     because: /默认/,
   },
@@ -54,8 +54,8 @@ const MUTANTS: Mutant[] = [
   {
     name: "下游拿到的是第一次尝试的结果：第一次失败就判了跳过（提示 1）",
     file: FILE,
-    from: "if (ok || attempt > step.retries) return",
-    to: "if (ok || attempt > step.retries || attempt === 1) return",
+    from: "if (ok || attempt > retries) return",
+    to: "if (ok || attempt > retries || attempt === 1) return",
     fails: "依赖它的步骤等它最后一次尝试，只跑一次",
     because: /没有等 fetch 的最后一次尝试/,
   },

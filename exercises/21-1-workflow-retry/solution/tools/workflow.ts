@@ -10,7 +10,7 @@ interface Step {
   id: string;
   task: string;
   depends_on: string[];
-  retries: number;
+  retries?: number; // 没写就是 0
 }
 
 const MAX_RETRIES = 3;
@@ -62,10 +62,10 @@ export function parseSteps(raw: unknown): Step[] | string {
     if (typeof s.task !== "string" || s.task.trim() === "") return `步骤 ${s.id} 缺少 task`;
     const deps = s.depends_on ?? [];
     if (!Array.isArray(deps) || deps.some((d: unknown) => typeof d !== "string")) return `步骤 ${s.id} 的 depends_on 要是字符串数组`;
-    const retries = s.retries ?? 0;
-    if (!Number.isInteger(retries) || retries < 0 || retries > MAX_RETRIES) return `步骤 ${s.id} 的 retries 要是 0 到 ${MAX_RETRIES} 的整数`; // "2"、1.5 都不算
+    const { retries } = s;
+    if (retries !== undefined && (!Number.isInteger(retries) || retries < 0 || retries > MAX_RETRIES)) return `步骤 ${s.id} 的 retries 要是 0 到 ${MAX_RETRIES} 的整数`; // "2"、1.5 都不算
     if (steps.some((t) => t.id === s.id)) return `步骤 id 重复：${s.id}`;
-    steps.push({ id: s.id, task: s.task, depends_on: deps, retries });
+    steps.push(retries === undefined ? { id: s.id, task: s.task, depends_on: deps } : { id: s.id, task: s.task, depends_on: deps, retries });
   }
   for (const s of steps) {
     const unknown = s.depends_on.find((d) => !steps.some((t) => t.id === d));
@@ -114,10 +114,11 @@ async function run(steps: Step[], work: (step: Step, inputs: Map<string, string>
     if (failed.length > 0) return { status: "跳过", text: `依赖的 ${failed.join("、")} 没有成功`, attempts: 0 };
     const inputs = new Map(deps.map((d, i) => [d.id, results[i].text]));
     // 重试在这一步自己的 Promise 里：依赖它的步骤 await 的是整个循环，只看得见最后一次尝试
+    const retries = step.retries ?? 0;
     for (let attempt = 1; ; attempt++) {
       const text = await work(step, inputs);
       const ok = !text.startsWith("错误:");
-      if (ok || attempt > step.retries) return { status: ok ? "成功" : "失败", text, attempts: attempt };
+      if (ok || attempt > retries) return { status: ok ? "成功" : "失败", text, attempts: attempt };
     }
   };
   const outcomes = await Promise.all(steps.map(start));
