@@ -11,6 +11,9 @@
 //   那是运行器的时限在起作用，不是哪条要求认出来的；检查器的说明里写着原因。
 // - 按服务名顺序一个一个地问、在启动之前问：第 22 章的 connectMcpServers() 管，答案不碰 mcp*.ts。
 // - (b) 的问题里写着工具名和参数、没有终端时的拒绝理由：第 09 章的 guard() 写的，答案原样用它。
+//   答 y 或 yes 才算同意（两种问题都是）：repl.ts 的 confirm() 认的，答案原样用它。
+//   规则从 ~/.harness/settings.json 和信任了的项目 .harness/settings.json 来：第 09 章的 loadPolicy() 读的，
+//   答案把 bash 用的那一份 policy 交给 wrap——另起一份空规则的变异体在下面。
 // - 包在登记之前（提示 5）：答案用的是 connectMcpServers() 的 wrap 选项，改一处挪不到快照之后；没有场景派子 agent。
 // - 模型看到的工具清单不变：guard() 原样转交 definition()；time-no-rule 查着清单，可答案里没有一处能改了它。
 import { requirements } from "../exercises/22-2-mcp-permissions/check.ts";
@@ -210,6 +213,14 @@ const MUTANTS: Mutant[] = [
     to: "wrap: (tool) => guard(tool, policy, undefined)",
     fails: "(b) 有终端时默认 ask",
     because: /问了 0 次/,
+  },
+  {
+    name: "包的时候直接给 confirm、不看有没有终端（提示 4：用 bash 那行的 ask）：没有终端也去读标准输入问人",
+    file: "main.ts",
+    from: "wrap: (tool) => guard(tool, policy, ask)",
+    to: "wrap: (tool) => guard(tool, policy, confirm)",
+    fails: "(b) 没有规则的 mcp__fs__write_file 默认 ask",
+    because: /isTTY/,
   },
   {
     name: "MCP 工具另用一份空规则（提示 1：和 bash 用同一份 policy）：settings.json 的 allow 不算数",

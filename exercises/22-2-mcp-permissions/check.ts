@@ -40,6 +40,7 @@ function question(run: RunResult, n: number): string | undefined {
   return parts.length > n ? parts[n - 1] : undefined;
 }
 const asked = (run: RunResult) => run.transcript.split("[y/N]").length - 1;
+const failedRun = (run: RunResult) => (run.exitCode !== 0 ? `（harness 以退出码 ${run.exitCode} 结束；VERBOSE=1 看完整输出）` : "");
 const noTerminal = "期望：这个场景在伪终端里跑，要用 util-linux 的 script 命令；实际：这台机器上没有（macOS 自带的 script 参数不同）。这一条请在 Linux 上检查，或者照 README 在自己的终端里试";
 
 export const requirements: Requirement[] = [
@@ -225,6 +226,9 @@ export const requirements: Requirement[] = [
     scenario: "allow-reads",
     check(run) {
       const write = toolResults(run, 2)[2];
+      if (write === undefined) {
+        return `期望：mcp__fs__write_file 落在 ask 档，输入不是终端，当场拒绝，结果交回模型；实际：这一轮的工具结果根本没有交回模型（harness 在问人的地方结束或者停住了）——没有终端时传给 guard() 的要是 undefined（bash 那行的 process.stdin.isTTY ? confirm : undefined），拿 confirm 去读已经读完的标准输入，永远等不到回答${failedRun(run)}`;
+      }
       if (!refused(write)) {
         return `期望：mcp__fs__write_file 不匹配任何规则，落在 ask 档；输入不是终端，没法问，按拒绝处理，结果以“错误:”开头；实际：它没问就执行了，模型收到 ${describe(write)}`;
       }
