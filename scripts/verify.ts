@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { CHAPTERS, ROOT, byShape, comparable, expectedFor, hasTerminalTool, judge, runScenario, scenariosFor, type Applied, type RunResult } from "../shared/scenario.ts";
 import { firstRequestDifference, wordingNotes } from "../shared/wording.ts";
-import { fullTree, overlayOf } from "../shared/overlay.ts";
+import { exerciseRewrite, fullTree, overlayOf } from "../shared/overlay.ts";
 import type { Profile } from "../shared/scripted-model.ts";
 import { chapterFromArg, chapterNumber, green, red, usageError } from "./run.ts";
 import { typecheckDir } from "./typecheck.ts";
@@ -23,7 +23,7 @@ if (extra !== undefined) usageError(`参数太多了。用法: ${usage}`);
 const given = path.resolve(process.env.INIT_CWD ?? process.cwd(), dirArg);
 const impl = fullTree(given); // 练习的答案叠在它那一章上
 // 练习的答案可以加工具（08-1 的 multi_edit）：脚本模型对 tools 的检查放宽成“这些名字按顺序都在”，和继承来的场景一样
-const exercise = overlayOf(given) !== undefined;
+const exercise = overlayOf(given)?.exercise;
 if (!fs.existsSync(path.join(impl, "main.ts"))) {
   usageError(`${dirArg} 里没有 main.ts：请给出你那一章实现所在的目录（main.ts 就在它下面）`);
 }
@@ -66,12 +66,13 @@ interface Outcome {
 const SKIPPED: Outcome = { problems: ["跳过"], notes: [] };
 async function outcomeOf(a: Applied, profile: Profile): Promise<Outcome> {
   if (a.s.spec.tty && !terminal) return SKIPPED;
-  const file = expectedFor(a.s, profile, a.expectedDir);
+  // 练习有意改了这个场景的输出：比它自己的那一份（exercises/<练习>/rewrites/<场景>/）
+  const file = (exercise && a.own && exerciseRewrite(exercise, a.s.name)?.file) || expectedFor(a.s, profile, a.expectedDir);
   if (!fs.existsSync(file)) return { problems: [`场景缺少 ${path.relative(ROOT, file)}`], notes: [] };
   try {
     const expected = fs.readFileSync(file, "utf8");
     const view = comparable(a);
-    const result = await runScenario(a.s, impl, { profile, inherited: !a.own || exercise });
+    const result = await runScenario(a.s, impl, { profile, inherited: !a.own || exercise !== undefined });
     const problems = judge("转录", expected, result, false, view);
     if (problems.length === 0 || !byWording) return { problems, notes: [] };
     return await byShapeOf(a, profile, expected, result, view, problems);

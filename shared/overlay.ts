@@ -86,3 +86,13 @@ export function trimToOverlay(solution: string, base: string): string[] {
   }
   return removed;
 }
+
+// 练习有意改变了它那一章某个场景的输出（比如 14-1 在超出预算的结果后面多给一行路径）：exercises/<练习>/rewrites/<场景>/
+// 放那一份 expected.txt 和一行理由 why.txt。verify 和 test:all 拿练习的答案跑那一章自己的场景时用它
+export function exerciseRewrite(exercise: string, scenario: string, root = ROOT): { file: string; why: string } | undefined {
+  const dir = path.join(root, "exercises", exercise, "rewrites", scenario);
+  const file = path.join(dir, "expected.txt");
+  if (!fs.existsSync(file)) return undefined;
+  const why = path.join(dir, "why.txt");
+  return { file, why: fs.existsSync(why) ? fs.readFileSync(why, "utf8").trim() : "" };
+}
