@@ -1,7 +1,8 @@
 // 说 Streamable HTTP 的陪练服务器（练习 22-5）。一个进程、一个端口，路径的第一段是模式：http://127.0.0.1:端口/<模式>/mcp
 //   forget   正经的服务器：会话（Mcp-Session-Id，依次叫 s1、s2…）、查 MCP-Protocol-Version 头；tools/call 用 SSE 答，
 //            回答之前先发一个通知和一个 ping 请求。可它健忘：第一个会话（s1）的第一个 tools/call 答 404（会话没了），客户端得重新握手再发一次。
-//            whoami 工具报出它看到的：会话、协议头、Authorization、这是第几次 initialize、之前结束了哪些会话（DELETE）
+//            whoami 工具报出它看到的：会话、协议头、Authorization、这是第几次 initialize、之前结束了哪些会话（DELETE）。
+//            tools/call 的 SSE 发完回答也不关：先把整条流读完再找回答的客户端，要一直等到自己的 timeout
 //   gone     initialize 正常，之后的请求一律 404：重新握手一次还是 404，就该放弃，不能没完没了地重来
 //   html     200，Content-Type 是 text/html（一个登录页；里面夹着终端控制序列）
 //   huge     200 的 application/json，initialize 的回答里塞了 80 MiB 的填充（不查大小的客户端就全收下了）
@@ -224,7 +225,8 @@ function handle(mode: string, req: http.IncomingMessage, res: http.ServerRespons
     event({ method: "notifications/progress", params: { progressToken: 1, progress: 1 } });
     event({ id: "srv-ping-1", method: "ping" });
     event({ id: msg.id, result: { content: [{ type: "text", text: facts.join("\n") }] } });
-    return void res.end();
+    // 回答发完了也不关流（规范允许）：等到回答就该停下的客户端不受影响，等服务器关流的客户端要等到 timeout
+    return;
   }
   json(res, 200, { jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: `不支持 ${msg.method}` } });
 }
