@@ -8,7 +8,6 @@
 // - “重新握手不带旧会话号”（提示 4、5）：参考答案有两道——renew() 先清掉会话号，post() 的 inSession 又是 false，改一处不露馅；
 //   “initialize 本身不带这两个头”同理：第一次握手时手里还没有会话号和版本。
 // - “看到取消通知就掐掉 fetch”（提示 6）：第 22 章的 McpClient 不发取消通知，只有叠上 22-1 的副本才走这条路。
-// - “等到 id 对得上的那个就停下，别等服务器关流”（提示 3）：陪练服务器都答完就关流，看不出来。
 // - “url 要以 http:// 或 https:// 开头”：场景里的地址都是对的，这一条只换来一句不同的警告。
 // - “http.ts 自己印的警告也过 safeLine()”（提示 10）：交给它的 log 就是 McpClient 的日志，那里还会显形一次，拿掉这一道看不出来；
 //   endless 打头那个夹着 ESC 的坏事件照样查着“不绕过日志、自己往终端写”的答案。
@@ -214,7 +213,8 @@ const MUTANTS: Mutant[] = [
     from: "if (this.session === sentWith && !this.renewing) this.renewing = this.renew(",
     to: "this.renewing = this.renew(",
     fails: "守 Streamable HTTP 的会话规矩",
-    because: /只重新握手一次/,
+    // 两次重新握手赛跑：要么有一个调用报出第 3 次 initialize，要么它撞上另一个还没补发 initialized 的新会话——哪一种随机器快慢，都是这个错
+    because: /只重新握手一次|还没收到 notifications\/initialized/,
   },
   {
     name: "握手也用 timeout，mcp.json 的 startupTimeout 没管上（几秒之内露馅：slow 5 秒后才答）",
@@ -319,6 +319,14 @@ const MUTANTS: Mutant[] = [
     to: 'if (typeof config === "string") return { url: String(entry.url), headers: headers as Record<string, string>, timeoutMs, startupTimeoutMs, command: String(entry.url), args: [], env: {} } as HttpConfig;',
     fails: "接得上 type 为 http 的服务",
     because: /✗ nokey/,
+  },
+  {
+    name: "SSE 先整条读完再找回答，等服务器自己关流（提示 3；forget 答完不关流，等到 tools/call 的 60 秒 timeout）",
+    file: "http.ts",
+    from: 'if (type === "text/event-stream" && response.body) return this.events(response.body, id, other, signal);',
+    to: 'if (type === "text/event-stream" && response.body) return this.events(new Response(await response.text()).body!, id, other, signal);',
+    fails: "守 Streamable HTTP 的会话规矩",
+    because: /超时/,
   },
 ];
 
