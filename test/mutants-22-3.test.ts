@@ -41,6 +41,14 @@ const MUTANTS: Mutant[] = [
     because: /总数/,
   },
   {
+    name: "门槛把内置工具也算进去（任务：数的是 MCP 工具）：5 个内置加 16 个，门槛 16 也开了",
+    file: "main.ts",
+    from: "if (mcp.tools.length <= searchAt)",
+    to: "if (registry.names().length + mcp.tools.length <= searchAt)",
+    fails: "工具数没超过门槛",
+    because: /门槛 16/,
+  },
+  {
     name: "HARNESS_TOOL_SEARCH_AT 用 Number() 读（任务：不是非负整数就报配置错误、退出码 2）：“十个”成了 NaN，照样跑下去",
     file: "main.ts",
     from: 'envInt(process.env, "HARNESS_TOOL_SEARCH_AT", 10, 0, "MCP 工具数")',
