@@ -14,7 +14,8 @@ const copies = copiesForTier([
   ...solutionTrees("permissions.ts"), // 改过它的练习答案
 ]);
 
-const knowsMcp = (dir: string) => !dir.startsWith(CHAPTERS + path.sep) || path.basename(dir) >= "22";
+// 第 22 章起才有 mcp.json：章的目录和练习答案叠好的整份（.cache/solutions/NN-K-…）名字都以章号开头
+const knowsMcp = (dir: string) => Number(path.basename(dir).slice(0, 2)) >= 22;
 
 // 规则写进用户设置（~/.harness/settings.json，总是算数）；project 给了就写进工作目录的 .harness/settings.json
 const policy = async (rules: Record<string, unknown>, mod: any, project?: Record<string, unknown>, options: { trusted?: boolean; answer?: boolean } = {}) => {
