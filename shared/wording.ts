@@ -1,5 +1,5 @@
 // 模型看得见的措辞：每一份 system prompt、每个工具的描述和参数的描述，从脚本模型收到的请求体里取。
-// 两处用它：test/readme-strings.test.ts 要求每章 README 一字不差地给出这一章新加、改过的措辞；
+// 两处用它：test/readme-wording.ts（在 test/all-transcripts.test.ts 里）要求每章 README 一字不差地给出这一章新加、改过的措辞；
 // verify 检查读者的副本时，token 数跟着措辞变，它把副本和书上这一章的请求放在一起比，说清差在哪一句。
 
 import { tempRoot } from "./scenario.ts";

@@ -10,6 +10,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { CHAPTERS, FIXTURES, ROOT, chapterDirs, comparable, expectedFor, expectedPath, hasSandbox, hasTerminalTool, judge, SANDBOX_CHAPTER, listScenarios, runProblems, runScenario, scenariosFor, type Applied } from "../shared/scenario.ts";
 import type { Profile } from "../shared/scripted-model.ts";
+import { chapterWording, missingWording } from "./readme-wording.ts";
 
 const update = process.env.UPDATE === "1";
 const only = process.env.CHAPTER; // CHAPTER=06 只跑这一章（本章的和继承来的）
@@ -46,6 +47,9 @@ const jobs = chapters.flatMap((chapter) =>
   }),
 );
 
+// 每章演示场景（第一家形状）那一次运行里模型收到的请求：README 的措辞检查（下面）要用，不为它再跑一遍
+const demoBodies = new Map<string, Promise<any[] | undefined>>();
+
 // 一次运行大半时间在等（子进程、网络、睡着的命令）：两个核上同时跑 8 个，等超时的那几个不至于让 CPU 闲着
 describe("转录", { concurrency: Number(process.env.CONCURRENCY ?? 8) }, () => {
   // 跳过的运行只说一行，不是每个场景一行
@@ -65,8 +69,11 @@ describe("转录", { concurrency: Number(process.env.CONCURRENCY ?? 8) }, () => 
     it(`${a.chapter} / ${a.s.name}${from} [${profile}]${tsx ? "（经过 tsx，和 npm run ch 一样）" : ""}`, { skip }, async () => {
       let settle: (t: string | undefined) => void = () => {};
       if (update) transcripts.set(key(a, profile), new Promise((r) => (settle = r)));
+      let bodies: (b: any[] | undefined) => void = () => {};
+      if (a.own && i === 0 && a.s.dir === demos.get(a.chapter)) demoBodies.set(a.chapter, new Promise((r) => (bodies = r)));
       try {
         const result = await runScenario(a.s, path.join(CHAPTERS, a.chapter), { profile, tsx, inherited: !a.own });
+        bodies(result.bodies);
         const label = `${a.chapter} / ${a.s.name} [${profile}]`;
         if (!update) {
           const file = expectedFor(a.s, profile, a.expectedDir);
@@ -81,7 +88,30 @@ describe("转录", { concurrency: Number(process.env.CONCURRENCY ?? 8) }, () => 
         await record(a, profile, i, result.transcript);
       } finally {
         settle(undefined);
+        bodies(undefined);
       }
+    });
+  }
+});
+
+// 模型看得见的每一句话都在书里（test/readme-wording.ts）：拿上面每章演示的那次运行，前面各章的演示里没出现过的措辞，这一章的 README 要一字不差地写出来。
+// 要全部各章的演示都跑了才比得了（CHAPTER=、SCENARIO= 点名时不比）
+describe("每章 README 一字不差地给出这一章新加、改过的 system prompt 和工具描述", () => {
+  const all = chapterDirs();
+  if (named || only || all.some((c) => !demoBodies.has(c) && jobs.some((j) => j.a.chapter === c))) return;
+  for (const [i, chapter] of all.entries()) {
+    const skip = !demoBodies.has(chapter) && "这一章的演示没有跑（没有能用的 bubblewrap）";
+    it(chapter, { skip }, async () => {
+      const earlier = new Set<string>();
+      for (const c of all.slice(0, i)) {
+        const bodies = await demoBodies.get(c);
+        if (bodies) for (const text of chapterWording(listScenarios(c).find((s) => s.dir === demos.get(c))!, bodies).keys()) earlier.add(text);
+      }
+      const bodies = await demoBodies.get(chapter);
+      assert.ok(bodies, `${chapter} 的演示场景没有跑完，比不了 README 的措辞`);
+      const demo = listScenarios(chapter).find((s) => s.dir === demos.get(chapter))!;
+      const missing = missingWording(chapter, chapterWording(demo, bodies), earlier);
+      assert.deepEqual(missing, [], `chapters/${chapter}/README.md 里找不到这一章的演示场景（${demo.name}）发给模型的这些措辞：\n${missing.join("\n")}`);
     });
   }
 });

@@ -15,7 +15,7 @@ import { README, between, chapterExercises, exerciseIndex, exerciseMarkers } fro
 const exercisesDir = path.join(ROOT, "exercises");
 const exercises = fs.readdirSync(exercisesDir).filter((d) => fs.existsSync(path.join(exercisesDir, d, "check.ts")));
 
-describe("练习", { concurrency: 2 }, () => {
+describe("练习", { concurrency: 4 }, () => {
   for (const exercise of exercises) {
     const dir = path.join(exercisesDir, exercise);
     const base = path.join(CHAPTERS, baseChapter(exercise)); // 22-N 的底是第 22 章

@@ -1,14 +1,11 @@
-// 模型看得见的每一句话都在书里：每章的演示场景真的跑一遍，从脚本模型收到的请求里取出 system prompt 的每一行、
-// 每个工具的描述和参数描述（shared/wording.ts）。前面各章的演示里没出现过的，就是这一章新加或改过的措辞，
+// 模型看得见的每一句话都在书里：每章的演示场景真的跑一遍（test/all-transcripts.test.ts 里那一次），从脚本模型收到的请求里取出
+// system prompt 的每一行、每个工具的描述和参数描述（shared/wording.ts）。前面各章的演示里没出现过的，就是这一章新加或改过的措辞，
 // 这一章的 README 要一字不差地给出来——读者照 README 敲，token 数才和书上一样。
 // 不算的：harness 拼进去的值（工作目录、日期、操作系统：固定的那部分照样要有），场景自带的文件（AGENTS.md、skill）里的内容，场景接上的 MCP 服务器写的工具描述和它在 mcp.json 里的名字。
-import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { describe, it } from "node:test";
-import { CHAPTERS, ROOT, chapterDirs, runScenario, tempRoot, type Scenario } from "../shared/scenario.ts";
+import { CHAPTERS, ROOT, tempRoot, type Scenario } from "../shared/scenario.ts";
 import { wordingOf } from "../shared/wording.ts";
-import { demoScenario } from "../scripts/run.ts";
 
 const VARIABLE = "\u0000"; // 拼进去的值在哪里
 const WINDOW = 8; // 连着 8 个字都出自场景自带的文件，这一段就是场景的内容，不是代码的措辞
@@ -20,13 +17,11 @@ function pieces(text: string): string[] {
 
 // 一章的演示场景发出的措辞：原文（system prompt 按行拆开，拼进去的值换成 VARIABLE）→ 哪一处、README 里必须有的那几段
 // （场景自带的内容去掉）。比“前面出现过没有”用原文：同一句话在不同的场景里去掉的内容可能不同
-interface Shown {
+export interface Shown {
   label: string;
   shown: string[];
 }
-async function chapterWording(chapter: string): Promise<Map<string, Shown>> {
-  const s = demoScenario(chapter)!;
-  const run = await runScenario(s, path.join(CHAPTERS, chapter));
+export function chapterWording(s: Scenario, bodies: any[]): Map<string, Shown> {
   const data = fixtureText(s);
   // mcp.json 里服务器的名字（time）也是场景给的：README 可以写成 <服务名>
   const names = [...Object.keys((s.spec.mcp as { mcpServers?: object } | undefined)?.mcpServers ?? {}), ...Object.keys(s.spec.servers ?? {})];
@@ -34,7 +29,7 @@ async function chapterWording(chapter: string): Promise<Map<string, Shown>> {
   const withoutData = (text: string) => withoutFixture(text, data).replace(named ?? /$^/, VARIABLE);
   const tmp = new RegExp(tempRoot().replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "/lh-[^/\\s]+(/[\\w.-]+)?", "g");
   const out = new Map<string, Shown>();
-  for (const [label, text] of wordingOf(run.bodies)) {
+  for (const [label, text] of wordingOf(bodies)) {
     if (!label.endsWith("system prompt")) {
       out.set(text, { label, shown: pieces(withoutData(text)) });
       continue;
@@ -76,38 +71,6 @@ function fixtureText(s: Scenario): string {
   return texts.join("\n");
 }
 
-const chapters = chapterDirs();
-// 先一起跑完（同时三个）：每章要和前面各章的比
-const wordings = new Map<string, Promise<Map<string, Shown>>>();
-let next = 0;
-const worker = async () => {
-  while (next < chapters.length) {
-    const c = chapters[next++];
-    const p = chapterWording(c);
-    wordings.set(c, p);
-    await p.catch(() => {});
-  }
-};
-const started = Promise.all([worker(), worker(), worker()]);
-
-describe("每章 README 一字不差地给出这一章新加、改过的 system prompt 和工具描述", () => {
-  for (const [i, chapter] of chapters.entries()) {
-    it(chapter, { timeout: 300_000 }, async () => {
-      await started;
-      const earlier = new Set<string>();
-      for (const c of chapters.slice(0, i)) for (const text of (await wordings.get(c)!).keys()) earlier.add(text);
-      const readme = fs.readFileSync(path.join(CHAPTERS, chapter, "README.md"), "utf8");
-      const missing = new Set<string>();
-      for (const [text, { label, shown }] of await wordings.get(chapter)!) {
-        if (earlier.has(text)) continue;
-        const absent = shown.filter((p) => !readme.includes(p));
-        if (absent.length > 0) missing.add(`${label}：${absent.map((p) => `“${p}”`).join("、")}`);
-      }
-      assert.deepEqual([...missing], [], `chapters/${chapter}/README.md 里找不到这一章的演示场景（${demoScenario(chapter)!.name}）发给模型的这些措辞：\n${[...missing].join("\n")}`);
-    });
-  }
-});
-
 // 服务器的源文件连同它 import 的本地文件（描述常写在另一个文件里）
 function sourceWithImports(file: string, seen = new Set<string>()): string {
   if (seen.has(file) || !fs.existsSync(file)) return "";
@@ -115,4 +78,16 @@ function sourceWithImports(file: string, seen = new Set<string>()): string {
   const text = fs.readFileSync(file, "utf8");
   const imports = [...text.matchAll(/from "(\.{1,2}\/[^"]+\.ts)"/g)].map((m) => path.resolve(path.dirname(file), m[1]));
   return [text, ...imports.map((f) => sourceWithImports(f, seen))].join("\n");
+}
+
+// 一章的 README 缺了哪些这一章新加、改过的措辞（earlier：前面各章的演示发过的原文）
+export function missingWording(chapter: string, wording: Map<string, Shown>, earlier: Set<string>): string[] {
+  const readme = fs.readFileSync(path.join(CHAPTERS, chapter, "README.md"), "utf8");
+  const missing = new Set<string>();
+  for (const [text, { label, shown }] of wording) {
+    if (earlier.has(text)) continue;
+    const absent = shown.filter((p) => !readme.includes(p));
+    if (absent.length > 0) missing.add(`${label}：${absent.map((p) => `“${p}”`).join("、")}`);
+  }
+  return [...missing];
 }
