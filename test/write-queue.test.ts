@@ -20,7 +20,8 @@ import { CHAPTERS, ROOT, copiesForTier } from "../shared/scenario.ts";
 type Tool = { definition(): unknown; execute(args: string, signal?: AbortSignal): Promise<string> };
 const dirs = copiesForTier([
   ...fs.readdirSync(CHAPTERS).filter((c) => Number(c.slice(0, 2)) >= 20).map((c) => path.join(CHAPTERS, c)),
-  ...solutionTrees("tools/edit.ts"), // 改过它的练习答案（叠好的整份）
+  // 改过它的练习答案（叠好的整份），只算第 20 章起的：更早的章（08-1）还没有写的队列和 fs-lock.ts
+  ...solutionTrees("tools/edit.ts").filter((dir) => Number(path.basename(dir).slice(0, 2)) >= 20),
 ].filter((dir) => fs.existsSync(path.join(dir, "tools", "edit.ts"))));
 const copies = dirs.map((dir) => path.join(dir, "tools", "edit.ts"));
 
