@@ -67,7 +67,7 @@ export const requirements: Requirement[] = [
       if (second === undefined) return `期望：第一轮的五个探针跑完，父 agent 发出第二次请求；实际：没有${how(run)}`;
       const wrong = outOfOrder(toolResults(run, second), "m", 5);
       if (wrong) {
-        return `期望：五个结果按调用的顺序 1,2,3,4,5 交回（探针跑完的先后是 2、1、4、3、5）；实际：模型收到的结果依次是探针 ${wrong}——结果是按跑完的先后放回去的？每个结果要放回它自己的位置（results[i]），tool 消息按调用的顺序推进历史`;
+        return `期望：五个结果按调用的顺序 1,2,3,4,5 交回（奇数号的探针等下一个跑完才结束：2 一定先于 1 跑完）；实际：模型收到的结果依次是探针 ${wrong}——结果是按跑完的先后放回去的？每个结果要放回它自己的位置（results[i]），tool 消息按调用的顺序推进历史`;
       }
       return undefined;
     },
