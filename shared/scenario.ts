@@ -15,6 +15,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const FIXTURES = path.join(ROOT, "shared", "fixtures");
 export const CHAPTERS = path.join(ROOT, "chapters");
 const TSX = import.meta.resolve("tsx");
+const LIFTOFF = path.join(ROOT, "shared", "liftoff.cjs");
 
 // 这个 Node 自己会擦除类型（≥ 22.18，或 23.6 起）：.ts 直接就能跑，什么工具都不用
 const [major, minor] = process.versions.node.split(".").map(Number);
@@ -445,14 +446,14 @@ export function copiesForTier(dirs: string[]): string[] {
 // 打出来的文件带着内联的 source map（不带源码 sourcesContent，小一大半）。读者直接看着的运行（live：npm start、演示）
 // 加 --enable-source-maps，堆栈当场就是 .ts 的行号；场景的运行不加——那样每次启动都要解码、解析整个 map，
 // 一次运行多花 7 毫秒 CPU，而一千多次运行里几乎没有一次打堆栈。它的转录事后再对照 map 把行号换回来（remapStacks）。
-// --liftoff-only：fetch（undici）用编译成 WebAssembly 的 llhttp 解析 HTTP，Node 20 的 V8 在每个进程里都要在后台线程
-// 再用 TurboFan 把它优化编译一遍——一次场景运行约 40 毫秒 CPU，四分之一。场景收发的那几 KB 用基线编译器 Liftoff 就够了，
-// 行为不变（只是同一段 wasm 换了个编译器）。Node 24 上量过反而更慢，所以只在这里加
+// -r shared/liftoff.cjs：fetch（undici）解析 HTTP 的 wasm 只用基线编译器 Liftoff（省下每个进程在后台用 TurboFan 再编一遍的
+// 约 40 毫秒 CPU），又不像命令行上的 --liftoff-only 那样让 Node 内置模块的代码缓存作废（为什么，见那个文件）。行为不变。
+// Node 24 上量过反而更慢，所以只在这里加
 export function launcher(impl: string, live = true): Promise<string[]> {
   const entry = path.join(impl, "main.ts");
   if (STRIPS_TYPES) return Promise.resolve([process.execPath, entry]);
   const maps = live ? ["--enable-source-maps"] : [];
-  return compiled(entry).then((out) => (out ? [process.execPath, "--liftoff-only", ...maps, out] : [process.execPath, "--import", TSX, entry]));
+  return compiled(entry).then((out) => (out ? [process.execPath, "-r", LIFTOFF, ...maps, out] : [process.execPath, "--import", TSX, entry]));
 }
 
 // 转录里指向打好的 .mjs 的位置（堆栈的每一帧，和没接住的异常开头那一行“文件:行”）换回 .ts 的文件和行号，
